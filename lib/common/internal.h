@@ -1,0 +1,161 @@
+/*
+ * Internal declarations shared by every file in lib/ and platform/.
+ * Internal non-static names start with jet__.
+ */
+#ifndef JET_INTERNAL_H
+#define JET_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdatomic.h>
+
+#include <cuda_runtime_api.h>
+
+#include "jetrt.h"
+#include "platform.h"
+
+/* ------------------------------------------------------------ errors */
+
+/* Record a failure with no native call behind it and return @st. */
+jet_status jet__error(jet_status st, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Record a failure of a native call (any API) and return @st. @hint may be NULL. */
+jet_status jet__error_native(jet_status st, const char *fn, const char *native_call,
+                             const char *native_name, int native_code, const char *hint,
+                             const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Translate a failed CUDA runtime call, record it and return the jet_status.
+ * Also clears the runtime's non-sticky last error. @fmt may be NULL, then the
+ * message is cudaGetErrorString's. */
+jet_status jet__cuda_error(cudaError_t err, const char *fn, const char *call, const char *hint,
+                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+jet_status jet__status_from_cuda(cudaError_t err);
+
+/* Append a hint to the current thread's detail (kept when already set). */
+void jet__error_set_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define JET__ARG(cond, ...)                                                  \
+  do {                                                                       \
+    if (!(cond)) return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__, __VA_ARGS__); \
+  } while (0)
+
+#define JET__TRY(expr)                      \
+  do {                                      \
+    jet_status jet__s_ = (expr);            \
+    if (jet__s_ != JET_STATUS_OK) return jet__s_; \
+  } while (0)
+
+/* Call a CUDA runtime function, translating a failure: JET__CUDA(cudaMalloc, (&p, n)). */
+#define JET__CUDA(call, args)                                           \
+  do {                                                                  \
+    cudaError_t jet__e_ = call args;                                    \
+    if (jet__e_ != cudaSuccess) return jet__cuda_error(jet__e_, __func__, #call, NULL, NULL); \
+  } while (0)
+
+/* a * b into *out; returns 0 on overflow. */
+static inline int jet__mul_ok(size_t a, size_t b, size_t *out) { return !__builtin_mul_overflow(a, b, out); }
+static inline int jet__add_ok(size_t a, size_t b, size_t *out) { return !__builtin_add_overflow(a, b, out); }
+
+/* ------------------------------------------------------------ logging */
+
+void jet__log(jet_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int jet__log_enabled(jet_log_level level);
+
+/* ------------------------------------------------------------ handles */
+
+typedef enum jet__handle_type {
+  JET__H_CONTEXT = 1,
+  JET__H_BUFFER,
+  JET__H_SHARED,
+  JET__H_STREAM,
+  JET__H_EVENT,
+  JET__H_GRAPH,
+  JET__H_GRAPH_EXEC,
+  JET__H_MODULE,
+  JET__H_IMAGE,
+  JET__H_TYPE_COUNT
+} jet__handle_type;
+
+/* Every handle struct starts with this header. */
+typedef struct jet__handle {
+  int type;
+  struct jet_context_s *ctx; /* owning context; the context itself for JET__H_CONTEXT */
+} jet__handle;
+
+/* Live handles are kept in a registry so that a destroyed or foreign pointer is
+ * detected without dereferencing it. (A later create may reuse the address of a
+ * destroyed handle; the registry cannot tell those apart.) */
+jet_status jet__handle_register(jet__handle *h, int type, struct jet_context_s *ctx, const char *fn);
+/* As jet__handle_register, for a handle embedded in its context (not counted
+ * in live_objects); pair with jet__handle_unregister_embedded. */
+jet_status jet__handle_register_embedded(jet__handle *h, int type, struct jet_context_s *ctx,
+                                         const char *fn);
+void jet__handle_unregister_embedded(jet__handle *h);
+void jet__handle_unregister(jet__handle *h);
+
+/* INVALID_HANDLE unless @h is a live handle of @type. */
+jet_status jet__handle_check(const void *h, int type, const char *fn, const char *what);
+/* As jet__handle_check, plus WRONG_CONTEXT unless it belongs to @ctx. */
+jet_status jet__handle_check_in(const void *h, int type, const struct jet_context_s *ctx,
+                                const char *fn, const char *what);
+const char *jet__handle_type_name(int type);
+
+/* ------------------------------------------------------------ streams */
+
+struct jet_stream_s {
+  jet__handle h;
+  cudaStream_t cu;
+  unsigned flags;   /* JET_STREAM_* creation flags */
+  int priority;
+  int is_default;   /* owned by the context (legacy or per-thread): never destroyed by users */
+};
+
+/* Validate @s (and, when @ctx is non-NULL, that it belongs to @ctx), make its
+ * device current and return its CUDA stream. */
+jet_status jet__stream_enter(jet_stream s, const struct jet_context_s *ctx, cudaStream_t *out,
+                             const char *fn);
+
+/* ------------------------------------------------------------ context */
+
+struct jet_context_s {
+  jet__handle h;
+  int device;
+  unsigned flags;
+  jet_platform_info info;
+  jet__platform platform;
+  atomic_int live_objects; /* handles created from this context, default streams excluded */
+  struct jet_stream_s default_streams[2]; /* indexed by jet_default_stream */
+};
+
+/* jet_device_query without the public argument checks; @fn names the caller. */
+jet_status jet__device_query(int device, jet_platform_info *info, const char *fn);
+
+/* Make @ctx's device current on the calling thread. */
+jet_status jet__ctx_activate(struct jet_context_s *ctx, const char *fn);
+
+/* Validate @ctx and make its device current. */
+jet_status jet__ctx_enter(jet_context ctx, const char *fn);
+
+/* ------------------------------------------------------------ driver API */
+
+/* Driver entry points, fetched through the runtime (cudaGetDriverEntryPointByVersion)
+ * so that nothing links libcuda directly. See driver_syms.h for the list. */
+#include <cuda.h>
+#include "driver_syms.h"
+typedef struct jet__driver_api {
+#define JET__DRIVER_SYM(name, version, ret, params) ret(CUDAAPI *name) params;
+  JET__DRIVER_SYMS(JET__DRIVER_SYM)
+#undef JET__DRIVER_SYM
+} jet__driver_api;
+
+/* Load the table once; returns NO_DEVICE / DRIVER_ERROR when the driver lacks it. */
+jet_status jet__driver(const jet__driver_api **api, const char *fn);
+
+/* Translate a failed driver call, record it and return the jet_status. */
+jet_status jet__cu_error(CUresult res, const char *fn, const char *call, const char *hint,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif /* JET_INTERNAL_H */

@@ -1,0 +1,159 @@
+/*
+ * Contexts: one CUDA device, its platform report and its policy.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SYNC_FLAGS (JET_CONTEXT_SYNC_SPIN | JET_CONTEXT_SYNC_YIELD | JET_CONTEXT_SYNC_BLOCKING)
+#define ALL_FLAGS (JET_CONTEXT_MAP_HOST | SYNC_FLAGS)
+
+static unsigned cuda_flags(unsigned f) {
+  unsigned c = cudaDeviceScheduleAuto;
+  if (f & JET_CONTEXT_SYNC_SPIN) c = cudaDeviceScheduleSpin;
+  if (f & JET_CONTEXT_SYNC_YIELD) c = cudaDeviceScheduleYield;
+  if (f & JET_CONTEXT_SYNC_BLOCKING) c = cudaDeviceScheduleBlockingSync;
+  if (f & JET_CONTEXT_MAP_HOST) c |= cudaDeviceMapHost;
+  return c;
+}
+
+/* Apply the flags to the device's primary context. A primary context that is
+ * already active keeps its flags; accept it when they agree with the request. */
+static jet_status apply_flags(int device, unsigned flags, const char *fn) {
+  unsigned want = cuda_flags(flags);
+  cudaError_t e = cudaSetDevice(device);
+  if (e != cudaSuccess) return jet__cuda_error(e, fn, "cudaSetDevice", NULL, NULL);
+  e = cudaSetDeviceFlags(want);
+  if (e == cudaSuccess) return JET_STATUS_OK;
+  if (e != cudaErrorSetOnActiveProcess) return jet__cuda_error(e, fn, "cudaSetDeviceFlags", NULL, NULL);
+  (void)cudaGetLastError();
+  unsigned have = 0;
+  e = cudaGetDeviceFlags(&have);
+  if (e != cudaSuccess) return jet__cuda_error(e, fn, "cudaGetDeviceFlags", NULL, NULL);
+  unsigned sched_want = want & cudaDeviceScheduleMask, sched_have = have & cudaDeviceScheduleMask;
+  int sched_ok = sched_want == cudaDeviceScheduleAuto || sched_want == sched_have;
+  int map_ok = !(want & cudaDeviceMapHost) || (have & cudaDeviceMapHost);
+  if (sched_ok && map_ok) return JET_STATUS_OK;
+  return jet__error_native(JET_STATUS_INVALID_STATE, fn, "cudaSetDeviceFlags",
+                           "cudaErrorSetOnActiveProcess", (int)cudaErrorSetOnActiveProcess,
+                           "create every context of a device with the same flags, before other "
+                           "CUDA use of that device",
+                           "device %d is already active with flags 0x%x, asked for 0x%x", device,
+                           have, want);
+}
+
+jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
+  JET__ARG(out, "out is NULL");
+  *out = NULL;
+  jet_context_desc d = {0, 0, NULL};
+  if (desc) d = *desc;
+  JET__ARG(!(d.flags & ~ALL_FLAGS), "unknown context flags 0x%x", d.flags & ~ALL_FLAGS);
+  unsigned sync = d.flags & SYNC_FLAGS;
+  JET__ARG((sync & (sync - 1)) == 0, "flags 0x%x ask for more than one SYNC mode", d.flags);
+  JET__ARG(d.device >= 0, "device index %d is negative", d.device);
+
+  jet_platform_info info;
+  JET__TRY(jet__device_query(d.device, &info, __func__));
+  jet__platform plat;
+  JET__TRY(jet__platform_select(&info, jet__platform_request(d.platform), &plat, __func__));
+  if ((d.flags & JET_CONTEXT_MAP_HOST) && !info.can_map_host_memory)
+    return jet__error(JET_STATUS_UNSUPPORTED, __func__,
+                      "JET_CONTEXT_MAP_HOST asked, but device %d cannot map host memory", d.device);
+  JET__TRY(apply_flags(d.device, d.flags, __func__));
+
+  struct jet_context_s *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory for a context");
+  ctx->device = d.device;
+  ctx->flags = d.flags;
+  ctx->info = info;
+  ctx->platform = plat;
+  atomic_init(&ctx->live_objects, 0);
+  jet_status st = jet__handle_register(&ctx->h, JET__H_CONTEXT, ctx, __func__);
+  if (st != JET_STATUS_OK) {
+    free(ctx);
+    return st;
+  }
+  ctx->default_streams[JET_STREAM_LEGACY].cu = cudaStreamLegacy;
+  ctx->default_streams[JET_STREAM_PER_THREAD].cu = cudaStreamPerThread;
+  for (int k = 0; k < 2 && st == JET_STATUS_OK; k++) {
+    ctx->default_streams[k].is_default = 1;
+    st = jet__handle_register_embedded(&ctx->default_streams[k].h, JET__H_STREAM, ctx, __func__);
+  }
+  if (st != JET_STATUS_OK) {
+    for (int k = 0; k < 2; k++)
+      if (ctx->default_streams[k].h.type) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
+    jet__handle_unregister(&ctx->h);
+    free(ctx);
+    return st;
+  }
+  jet__log(JET_LOG_INFO, "context on device %d (%s, SM %d.%d): policy %s: %s", d.device, info.name,
+           info.cc_major, info.cc_minor, plat.policy.name, plat.policy.reason);
+  *out = ctx;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_context_destroy(jet_context ctx) {
+  if (!ctx) return JET_STATUS_OK;
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  int live = atomic_load(&ctx->live_objects);
+  if (live > 0)
+    return jet__error(JET_STATUS_INVALID_STATE, __func__,
+                      "%d object(s) created from this context are still alive; destroy them first",
+                      live);
+  for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
+  jet__handle_unregister(&ctx->h);
+  free(ctx);
+  return JET_STATUS_OK;
+}
+
+jet_status jet_context_default_stream(jet_context ctx, jet_default_stream kind, jet_stream *out) {
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  JET__ARG(out, "out is NULL");
+  JET__ARG(kind == JET_STREAM_LEGACY || kind == JET_STREAM_PER_THREAD, "unknown default stream %d",
+           (int)kind);
+  *out = &ctx->default_streams[kind];
+  return JET_STATUS_OK;
+}
+
+jet_status jet__ctx_activate(struct jet_context_s *ctx, const char *fn) {
+  cudaError_t e = cudaSetDevice(ctx->device);
+  if (e != cudaSuccess) return jet__cuda_error(e, fn, "cudaSetDevice", NULL, NULL);
+  return JET_STATUS_OK;
+}
+
+jet_status jet__ctx_enter(jet_context ctx, const char *fn) {
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, fn, "ctx"));
+  return jet__ctx_activate(ctx, fn);
+}
+
+jet_status jet_context_platform(jet_context ctx, jet_platform_info *info) {
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  JET__ARG(info, "info is NULL");
+  *info = ctx->info;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_context_policy(jet_context ctx, jet_policy *policy) {
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  JET__ARG(policy, "policy is NULL");
+  *policy = ctx->platform.policy;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_context_mem_info(jet_context ctx, size_t *free_bytes, size_t *total_bytes) {
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  JET__ARG(free_bytes || total_bytes, "free_bytes and total_bytes are both NULL");
+  JET__TRY(jet__ctx_activate(ctx, __func__));
+  size_t f = 0, t = 0;
+  JET__TRY(ctx->platform.ops->mem_info(&ctx->platform, &ctx->info, &f, &t, __func__));
+  if (free_bytes) *free_bytes = f;
+  if (total_bytes) *total_bytes = t;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_context_synchronize(jet_context ctx) {
+  JET__TRY(jet__ctx_enter(ctx, __func__));
+  JET__CUDA(cudaDeviceSynchronize, ());
+  return JET_STATUS_OK;
+}

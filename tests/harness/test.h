@@ -1,0 +1,71 @@
+/*
+ * Minimal test harness. A test is `TEST(name) { ... return 0; }` at the start
+ * of a line in a tests/unit/ source; CMake finds it and CTest runs it in its own
+ * process. Return 0 to pass, 1 to fail, TEST_SKIP (77) to skip.
+ * Tests named gpu_* need a CUDA device and must start with REQUIRE_GPU().
+ */
+#ifndef JET_TEST_H
+#define JET_TEST_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "jetrt.h"
+
+#define TEST_SKIP 77
+
+#define TEST(name) int test_##name(void)
+
+#define SKIP(why)                            \
+  do {                                       \
+    fprintf(stderr, "SKIP: %s\n", why);      \
+    return TEST_SKIP;                        \
+  } while (0)
+
+#define REQUIRE_GPU()                                             \
+  do {                                                            \
+    if (!jt_have_gpu()) SKIP("no CUDA device on this machine");   \
+  } while (0)
+
+#define CHECK(cond)                                                           \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      return 1;                                                               \
+    }                                                                         \
+  } while (0)
+
+#define CHECK_MSG(cond, ...)                                                  \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                           \
+      fputc('\n', stderr);                                                    \
+      return 1;                                                               \
+    }                                                                         \
+  } while (0)
+
+/* Expect a status; on mismatch print both names and the error detail. */
+#define CHECK_ST(expr, expected)                                                        \
+  do {                                                                                  \
+    jet_status jt_s_ = (expr);                                                          \
+    if (jt_s_ != (expected)) {                                                          \
+      fprintf(stderr, "%s:%d: %s\n  returned %s, expected %s\n  detail: %s\n", __FILE__, \
+              __LINE__, #expr, jet_status_name(jt_s_), jet_status_name(expected),      \
+              jet_last_error_string());                                                 \
+      return 1;                                                                         \
+    }                                                                                   \
+  } while (0)
+
+#define CHECK_OK(expr) CHECK_ST(expr, JET_STATUS_OK)
+
+/* 1 when a CUDA device is usable. */
+int jt_have_gpu(void);
+/* Context on device 0 with @flags; the platform follows JET_PLATFORM. */
+jet_status jt_context(jet_context *ctx, unsigned flags);
+/* Fresh random bytes (seeded from time and pid each run, printed once). */
+void jt_fill_random(void *dst, size_t n);
+uint32_t jt_rand(void);
+
+#endif

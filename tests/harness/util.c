@@ -1,0 +1,34 @@
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test.h"
+
+int jt_have_gpu(void) {
+  int n = 0;
+  return jet_device_count(&n) == JET_STATUS_OK && n > 0;
+}
+
+jet_status jt_context(jet_context *ctx, unsigned flags) {
+  jet_context_desc d = {0, flags, NULL};
+  return jet_context_create(ctx, &d);
+}
+
+static uint64_t rng_state;
+
+uint32_t jt_rand(void) {
+  if (!rng_state) {
+    rng_state = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ 0x9e3779b97f4a7c15ULL;
+    fprintf(stderr, "random seed %llu\n", (unsigned long long)rng_state);
+  }
+  /* xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+void jt_fill_random(void *dst, size_t n) {
+  unsigned char *p = dst;
+  for (size_t i = 0; i < n; i++) p[i] = (unsigned char)jt_rand();
+}
