@@ -37,7 +37,7 @@ typedef struct jet__error_slot {
   char native_name[64];
   char message[768];
   char hint[384];
-  char line[1536];
+  char line[2048]; /* holds every field above in full */
 } jet__error_slot;
 
 static _Thread_local jet__error_slot tls_error;
@@ -72,25 +72,31 @@ void jet_clear_error(void) {
   s->message[0] = s->hint[0] = s->line[0] = '\0';
 }
 
+/* Truncating a very long detail line is intended; GCC cannot bound the fields. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 const char *jet_last_error_string(void) {
   jet__error_slot *s = slot();
   if (s->info.status == JET_STATUS_OK) return "";
-  int n;
+  const char *h0 = s->hint[0] ? " (hint: " : "", *h1 = s->hint[0] ? ")" : "";
   if (s->native_call[0])
-    n = snprintf(s->line, sizeof s->line, "%s: %s failed with %s (%d): %s", s->function,
-                 s->native_call, s->native_name[0] ? s->native_name : "?", s->info.native_code,
-                 s->message);
+    snprintf(s->line, sizeof s->line, "%s: %s failed with %s (%d): %s%s%s%s", s->function,
+             s->native_call, s->native_name[0] ? s->native_name : "?", s->info.native_code,
+             s->message, h0, s->hint, h1);
   else
-    n = snprintf(s->line, sizeof s->line, "%s: %s: %s", s->function,
-                 jet_status_name(s->info.status), s->message);
-  if (s->hint[0] && n > 0 && (size_t)n < sizeof s->line)
-    snprintf(s->line + n, sizeof s->line - (size_t)n, " (hint: %s)", s->hint);
+    snprintf(s->line, sizeof s->line, "%s: %s: %s%s%s%s", s->function,
+             jet_status_name(s->info.status), s->message, h0, s->hint, h1);
   return s->line;
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
-static jet_status record(jet_status st, const char *fn, const char *native_call,
-                         const char *native_name, int native_code, const char *hint,
-                         const char *fmt, va_list ap) {
+__attribute__((format(printf, 7, 0))) static jet_status record(
+    jet_status st, const char *fn, const char *native_call, const char *native_name,
+    int native_code, const char *hint, const char *fmt, va_list ap) {
   jet__error_slot *s = slot();
   s->info.status = st;
   s->info.native_code = native_code;
