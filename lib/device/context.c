@@ -1,6 +1,7 @@
 /*
  * Contexts: one CUDA device, its platform report and its policy.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,8 +15,49 @@ static unsigned cuda_flags(unsigned f) {
   if (f & JET_CONTEXT_SYNC_SPIN) c = cudaDeviceScheduleSpin;
   if (f & JET_CONTEXT_SYNC_YIELD) c = cudaDeviceScheduleYield;
   if (f & JET_CONTEXT_SYNC_BLOCKING) c = cudaDeviceScheduleBlockingSync;
-  if (f & JET_CONTEXT_MAP_HOST) c |= cudaDeviceMapHost;
-  return c;
+  /* Mapping is implicit for the runtime; setting it always keeps a later context
+   * from dropping it for an earlier one that asked. */
+  return c | cudaDeviceMapHost;
+}
+
+/* Contexts of one device share its CUDA primary context, and CUDA lets the
+ * scheduling flags of an active primary context change under a live context.
+ * Track the sync mode of live contexts per device and refuse a conflict. */
+#define MAX_DEVICES 64
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  int live;
+  unsigned sync; /* JET_CONTEXT_SYNC_* of the first live context that asked for one */
+} dev_state[MAX_DEVICES];
+
+/* On success *flags carries the sync mode in force, so a context asking for
+ * none does not overwrite that of a live one. */
+static jet_status claim_device(int device, unsigned *flags, const char *fn) {
+  unsigned sync = *flags & SYNC_FLAGS;
+  if (device >= MAX_DEVICES)
+    return jet__error(JET_STATUS_UNSUPPORTED, fn, "device %d: jetrt handles %d devices at most",
+                      device, MAX_DEVICES);
+  pthread_mutex_lock(&dev_lock);
+  unsigned have = dev_state[device].sync;
+  if (dev_state[device].live > 0 && sync && have && sync != have) {
+    pthread_mutex_unlock(&dev_lock);
+    return jet__error_native(JET_STATUS_INVALID_STATE, fn, "", "", 0,
+                             "create every context of a device with the same SYNC flag",
+                             "device %d already has a live context with sync flags 0x%x; asked "
+                             "for 0x%x",
+                             device, have, sync);
+  }
+  if (!have) dev_state[device].sync = sync;
+  else *flags |= have;
+  dev_state[device].live++;
+  pthread_mutex_unlock(&dev_lock);
+  return JET_STATUS_OK;
+}
+
+static void release_device(int device) {
+  pthread_mutex_lock(&dev_lock);
+  if (--dev_state[device].live == 0) dev_state[device].sync = 0;
+  pthread_mutex_unlock(&dev_lock);
 }
 
 /* Apply the flags to the device's primary context. A primary context that is
@@ -60,17 +102,24 @@ jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
   if ((d.flags & JET_CONTEXT_MAP_HOST) && !info.can_map_host_memory)
     return jet__error(JET_STATUS_UNSUPPORTED, __func__,
                       "JET_CONTEXT_MAP_HOST asked, but device %d cannot map host memory", d.device);
-  JET__TRY(apply_flags(d.device, d.flags, __func__));
-
-  struct jet_context_s *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory for a context");
+  unsigned effective = d.flags;
+  JET__TRY(claim_device(d.device, &effective, __func__));
+  jet_status st = apply_flags(d.device, effective, __func__);
+  struct jet_context_s *ctx = NULL;
+  if (st == JET_STATUS_OK && !(ctx = calloc(1, sizeof *ctx)))
+    st = jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory for a context");
+  if (st != JET_STATUS_OK) {
+    release_device(d.device);
+    return st;
+  }
   ctx->device = d.device;
   ctx->flags = d.flags;
   ctx->info = info;
   ctx->platform = plat;
   atomic_init(&ctx->live_objects, 0);
-  jet_status st = jet__handle_register(&ctx->h, JET__H_CONTEXT, ctx, __func__);
+  st = jet__handle_register(&ctx->h, JET__H_CONTEXT, ctx, __func__);
   if (st != JET_STATUS_OK) {
+    release_device(d.device);
     free(ctx);
     return st;
   }
@@ -84,6 +133,7 @@ jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
     for (int k = 0; k < 2; k++)
       if (ctx->default_streams[k].h.type) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
     jet__handle_unregister(&ctx->h);
+    release_device(d.device);
     free(ctx);
     return st;
   }
@@ -103,6 +153,7 @@ jet_status jet_context_destroy(jet_context ctx) {
                       live);
   for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
   jet__handle_unregister(&ctx->h);
+  release_device(ctx->device);
   free(ctx);
   return JET_STATUS_OK;
 }

@@ -6,6 +6,7 @@
 
 #include "test.h"
 #include "internal.h"
+#include <cuda_runtime_api.h>
 
 static jet_platform_info fake(int integrated, int major, int minor) {
   jet_platform_info i;
@@ -197,12 +198,26 @@ TEST(gpu_context_flags_and_bad_inputs) {
   CHECK_OK(jet_context_policy(c, &p));
   CHECK(strcmp(p.name, "thor") == 0 && p.forced == 1);
   CHECK_OK(jet_context_destroy(c));
+  /* a live BLOCKING context: SPIN on the same device would change it underneath */
+  jet_context_desc spin = {0, JET_CONTEXT_SYNC_SPIN, NULL};
+  jet_context e = NULL;
+  CHECK_ST(jet_context_create(&e, &spin), JET_STATUS_INVALID_STATE);
+  CHECK(e == NULL);
+  {
+    /* b asked for no sync mode and must not have overwritten a's */
+    unsigned have = 0;
+    CHECK(cudaGetDeviceFlags(&have) == cudaSuccess);
+    CHECK((have & cudaDeviceScheduleMask) == cudaDeviceScheduleBlockingSync);
+  }
   CHECK_OK(jet_context_destroy(b));
   CHECK_OK(jet_context_destroy(a));
   /* destroyed handles are detected, not dereferenced */
   CHECK_ST(jet_context_destroy(a), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_context_policy(b, &p), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_context_synchronize(c), JET_STATUS_INVALID_HANDLE);
+  /* with every context gone, another sync mode is accepted */
+  CHECK_OK(jet_context_create(&e, &spin));
+  CHECK_OK(jet_context_destroy(e));
   return 0;
 }
 

@@ -160,8 +160,9 @@ typedef struct jet_context_desc {
  * @return JET_STATUS_OK; JET_STATUS_INVALID_ARGUMENT for a NULL @out, a bad
  *         device index, an unknown flag, two SYNC flags or an unknown platform
  *         name; JET_STATUS_NO_DEVICE where there is no GPU; JET_STATUS_INVALID_STATE
- *         when the device is already active with other flags. @out is left
- *         NULL on failure.
+ *         when a live context of the device (or other CUDA use of it) has another
+ *         SYNC flag; JET_STATUS_UNSUPPORTED for JET_CONTEXT_MAP_HOST on a device
+ *         that cannot map host memory. @out is left NULL on failure.
  * Thread safety: safe from any thread.
  */
 jet_status jet_context_create(jet_context *out, const jet_context_desc *desc);
