@@ -39,6 +39,9 @@ const char *jet__platform_request(const char *desc_request);
  * memory (MemAvailable, MemTotal). Returns IO_ERROR where it cannot. */
 jet_status jet__meminfo_parse(const char *path, size_t *free_bytes, size_t *total_bytes,
                               const char *fn);
+/* The same over @len bytes of text (need not be NUL-terminated). */
+jet_status jet__meminfo_parse_text(const char *text, size_t len, size_t *free_bytes,
+                                   size_t *total_bytes, const char *fn);
 
 extern const jet__platform_ops jet__desktop_ops;
 extern const jet__platform_ops jet__tegra_ops;
