@@ -111,19 +111,11 @@ TEST(shared_backing_tables_complete) {
 
 /* ------------------------------------------------------------------ GPU helpers */
 
-/* jet_stream_create is another module's; a non-blocking CUDA stream registered
- * the way a context registers its default streams stands in for it, so that
- * hand-overs between streams that do not order each other are exercised. */
-static int make_stream(jet_context ctx, struct jet_stream_s *s) {
-  memset(s, 0, sizeof *s);
-  if (cudaSetDevice(ctx->device) != cudaSuccess) return 0;
-  if (cudaStreamCreateWithFlags(&s->cu, cudaStreamNonBlocking) != cudaSuccess) return 0;
-  return jet__handle_register_embedded(&s->h, JET__H_STREAM, ctx, "test") == JET_STATUS_OK;
-}
-
-static void drop_stream(struct jet_stream_s *s) {
-  jet__handle_unregister_embedded(&s->h);
-  (void)cudaStreamDestroy(s->cu);
+/* A non-blocking stream: hand-overs between streams that do not order each
+ * other are what the shared buffer's events must get right. */
+static int make_stream(jet_context ctx, jet_stream *s) {
+  jet_stream_desc d = {JET_STREAM_NON_BLOCKING, 0};
+  return jet_stream_create(ctx, &d, s) == JET_STATUS_OK;
 }
 
 static size_t first_diff(const unsigned char *a, const unsigned char *b, size_t n) {
@@ -269,16 +261,16 @@ static int run_config(const char *platform, unsigned flags, int want, jet_defaul
   if (backing == JET_SHARED_BACKING_MANAGED && want_prefetch >= 0)
     CHECK_MSG(sb->managed_prefetch == want_prefetch, "policy %s: managed hand-over by %s", pol.name,
               sb->managed_prefetch ? "prefetch" : "stream attach");
-  struct jet_stream_s own;
+  jet_stream own = NULL;
   CHECK(make_stream(ctx, &own));
   jet_stream sc;
   CHECK_OK(jet_context_default_stream(ctx, cpu_kind, &sc));
-  jet_stream sg = same_stream ? sc : &own;
+  jet_stream sg = same_stream ? sc : own;
   fprintf(stderr, "policy %s, %s backing, %zu bytes, %s streams\n", pol.name,
           jet__shared_ops_for(backing)->name, n, same_stream ? "one" : "two");
   if (roundtrip(sb, sg, sc)) return 1;
   CHECK_OK(jet_shared_destroy(sb));
-  drop_stream(&own);
+  CHECK_OK(jet_stream_destroy(own));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
 }
