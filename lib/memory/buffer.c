@@ -171,8 +171,9 @@ static void fill_info(const struct jet_buffer_s *b, jet_buffer_info *out) {
   out->pitch = b->pitch;
   out->size = b->size;
   int pinned = b->kind == JET_MEMORY_HOST_PINNED || b->kind == JET_MEMORY_HOST_MAPPED;
-  out->cpu_reads_uncached =
-      pinned && ((b->flags & JET_MEM_WRITE_COMBINED) || !ctx->platform.policy.pinned_cpu_reads_cached);
+  int uncached =
+      (b->flags & JET_MEM_WRITE_COMBINED) || !ctx->platform.policy.pinned_cpu_reads_cached;
+  out->cpu_reads_uncached = pinned && uncached;
   out->gpu_access_crosses_bus = b->dev && !ctx->info.integrated &&
                                 (b->kind == JET_MEMORY_HOST_MAPPED ||
                                  b->kind == JET_MEMORY_HOST_REGISTERED);

@@ -53,9 +53,9 @@ extern "C" {
 typedef enum jet_memory_kind {
   JET_MEMORY_DEVICE = 0,         /**< cudaMalloc, cudaMallocPitch or cudaMalloc3D */
   JET_MEMORY_HOST_PINNED = 1,    /**< cudaHostAlloc: page-locked host memory for fast copies */
-  JET_MEMORY_HOST_MAPPED = 2,    /**< cudaHostAlloc(cudaHostAllocMapped): zero-copy, GPU reads it in place */
-  JET_MEMORY_MANAGED = 3,        /**< cudaMallocManaged: one pointer, migrated between CPU and GPU */
-  JET_MEMORY_HOST_REGISTERED = 4 /**< user memory pinned by jet_host_register; not for jet_buffer_create */
+  JET_MEMORY_HOST_MAPPED = 2,    /**< cudaHostAlloc(cudaHostAllocMapped): zero-copy */
+  JET_MEMORY_MANAGED = 3,        /**< cudaMallocManaged: one pointer, migrated CPU <-> GPU */
+  JET_MEMORY_HOST_REGISTERED = 4 /**< user memory pinned by jet_host_register (only there) */
 } jet_memory_kind;
 
 /** Buffer flags (jet_buffer_desc.flags); which go with which kind is listed per flag. */
@@ -92,14 +92,14 @@ typedef struct jet_buffer_desc {
 
 /** What a buffer is, as allocated. */
 typedef struct jet_buffer_info {
-  jet_memory_kind kind;           /**< kind obtained (differs from requested_kind after a fallback) */
+  jet_memory_kind kind;           /**< kind obtained (not requested_kind after a fallback) */
   jet_memory_kind requested_kind; /**< kind asked for */
   unsigned flags;                 /**< flags as given */
-  void *device_ptr;  /**< pointer for kernels and copies; NULL for HOST_PINNED (ask for HOST_MAPPED) */
+  void *device_ptr;  /**< for kernels and copies; NULL for HOST_PINNED (use HOST_MAPPED) */
   void *host_ptr;    /**< pointer for the CPU; NULL for DEVICE */
   size_t width_bytes, height, depth; /**< extent as asked, height and depth at least 1 */
   size_t pitch;      /**< bytes from one row to the next: width_bytes unless PITCHED */
-  size_t size;       /**< bytes allocated: pitch * height * depth (bytes registered for HOST_REGISTERED) */
+  size_t size;       /**< bytes: pitch * height * depth (bytes registered for HOST_REGISTERED) */
   int cpu_reads_uncached;     /**< 1: CPU reads of host_ptr bypass the CPU cache (write-combined,
                                    or pinned memory on a platform that does not cache it) */
   int gpu_access_crosses_bus; /**< 1: kernels reading device_ptr go over PCIe on every access
