@@ -143,9 +143,13 @@ static jet_status alloc_device(struct jet_context_s *ctx, struct jet_buffer_s *b
     if (b->flags & JET_MEM_PITCHED) b->size = b->pitch * b->height * b->depth;
     return JET_STATUS_OK;
   }
-  if (e != cudaErrorMemoryAllocation || !(b->flags & JET_MEM_FALLBACK_HOST) ||
-      !ctx->info.can_map_host_memory)
+  if (e != cudaErrorMemoryAllocation || !(b->flags & JET_MEM_FALLBACK_HOST))
     return alloc_failed(ctx, e, fn, call, JET_MEMORY_DEVICE, asked);
+  if (!ctx->info.can_map_host_memory) {
+    jet_status st = alloc_failed(ctx, e, fn, call, JET_MEMORY_DEVICE, asked);
+    jet__error_set_hint("no JET_MEM_FALLBACK_HOST: device %d cannot map host memory", ctx->device);
+    return st;
+  }
 
   (void)cudaGetLastError();
   jet__log(JET_LOG_WARN, "%s: %s of %zu bytes failed (%s); falling back to mapped host memory",
