@@ -1,0 +1,47 @@
+/*
+ * Internal view of jet_buffer, shared by the files in lib/memory/ (and by tests that
+ * build fake handles to reach policy checks without a GPU).
+ */
+#ifndef JET_MEMORY_INTERNAL_H
+#define JET_MEMORY_INTERNAL_H
+
+#include "internal.h"
+
+struct jet_buffer_s {
+  jet__handle h;
+  jet_memory_kind kind;      /* obtained */
+  jet_memory_kind requested; /* asked for */
+  unsigned flags;
+  void *dev;  /* NULL for HOST_PINNED */
+  void *host; /* NULL for DEVICE */
+  size_t width, height, depth, pitch, size;
+};
+
+/* Validate @buf as a live buffer of @ctx (any context when @ctx is NULL). */
+static inline jet_status jet__buffer_check(jet_buffer buf, const struct jet_context_s *ctx,
+                                           const char *fn) {
+  if (ctx) return jet__handle_check_in(buf, JET__H_BUFFER, ctx, fn, "buf");
+  return jet__handle_check(buf, JET__H_BUFFER, fn, "buf");
+}
+
+/* make_cudaExtent and make_cudaPitchedPtr live in driver_functions.h, which
+ * cuda_runtime_api.h does not bring in. */
+static inline struct cudaExtent jet__extent(size_t w, size_t h, size_t d) {
+  struct cudaExtent e;
+  e.width = w;
+  e.height = h;
+  e.depth = d;
+  return e;
+}
+
+static inline struct cudaPitchedPtr jet__pitched(void *p, size_t pitch, size_t xsize,
+                                                 size_t ysize) {
+  struct cudaPitchedPtr r;
+  r.ptr = p;
+  r.pitch = pitch;
+  r.xsize = xsize;
+  r.ysize = ysize;
+  return r;
+}
+
+#endif /* JET_MEMORY_INTERNAL_H */
