@@ -83,8 +83,11 @@ const char *jet_last_error_string(void) {
   else
     n = snprintf(s->line, sizeof s->line, "%s: %s: %s", s->function,
                  jet_status_name(s->info.status), s->message);
-  if (s->hint[0] && n > 0 && (size_t)n < sizeof s->line)
-    snprintf(s->line + n, sizeof s->line - (size_t)n, " (hint: %s)", s->hint);
+  if (s->hint[0] && n > 0 && (size_t)n < sizeof s->line) {
+    /* A truncated summary line is acceptable; checking the result tells gcc -O2 so. */
+    if (snprintf(s->line + n, sizeof s->line - (size_t)n, " (hint: %s)", s->hint) < 0)
+      s->line[n] = '\0';
+  }
   return s->line;
 }
 
