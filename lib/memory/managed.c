@@ -17,10 +17,10 @@ static jet_status managed_args(jet_stream s, jet_buffer buf, const char *fn) {
   return JET_STATUS_OK;
 }
 
-static jet_status check_access(jet_access a, const char *fn) {
-  if (a == JET_ACCESS_GPU || a == JET_ACCESS_CPU) return JET_STATUS_OK;
+static jet_status check_access(jet_processor a, const char *fn) {
+  if (a == JET_PROCESSOR_GPU || a == JET_PROCESSOR_CPU) return JET_STATUS_OK;
   return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
-                    "access %d is not exactly one of JET_ACCESS_GPU or JET_ACCESS_CPU", (int)a);
+                    "access %d is not exactly one of JET_PROCESSOR_GPU or JET_PROCESSOR_CPU", (int)a);
 }
 
 static int can_prefetch(const struct jet_context_s *ctx) {
@@ -36,10 +36,10 @@ static jet_status attach(cudaStream_t cu, jet_buffer buf, unsigned flags, const 
 }
 
 static jet_status prefetch(const struct jet_context_s *ctx, cudaStream_t cu, jet_buffer buf,
-                           jet_access to, const char *fn) {
+                           jet_processor to, const char *fn) {
   struct cudaMemLocation loc;
   memset(&loc, 0, sizeof loc);
-  if (to == JET_ACCESS_GPU) {
+  if (to == JET_PROCESSOR_GPU) {
     loc.type = cudaMemLocationTypeDevice;
     loc.id = ctx->device;
   } else {
@@ -69,7 +69,7 @@ jet_status jet_managed_attach(jet_stream stream, jet_buffer buf, jet_attach_mode
   return attach(cu, buf, f, __func__);
 }
 
-jet_status jet_managed_prefetch(jet_stream stream, jet_buffer buf, jet_access to) {
+jet_status jet_managed_prefetch(jet_stream stream, jet_buffer buf, jet_processor to) {
   JET__TRY(managed_args(stream, buf, __func__));
   JET__TRY(check_access(to, __func__));
   const struct jet_context_s *ctx = stream->h.ctx;
@@ -89,7 +89,7 @@ jet_status jet_managed_prefetch(jet_stream stream, jet_buffer buf, jet_access to
   return prefetch(ctx, cu, buf, to, __func__);
 }
 
-jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_access access) {
+jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_processor access) {
   JET__TRY(managed_args(stream, buf, __func__));
   JET__TRY(check_access(access, __func__));
   const struct jet_context_s *ctx = stream->h.ctx;
@@ -99,14 +99,14 @@ jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_acc
     JET__TRY(prefetch(ctx, cu, buf, access, __func__));
   } else {
     /* A default stream is not one stream CUDA can give memory to alone. */
-    unsigned f = access == JET_ACCESS_CPU ? cudaMemAttachHost
+    unsigned f = access == JET_PROCESSOR_CPU ? cudaMemAttachHost
                  : stream->is_default     ? cudaMemAttachGlobal
                                           : cudaMemAttachSingle;
     JET__TRY(attach(cu, buf, f, __func__));
   }
   /* The CPU may touch the data only once the stream's work on it is done,
    * and, without concurrent managed access, once the attach has taken effect. */
-  if (access == JET_ACCESS_CPU) {
+  if (access == JET_PROCESSOR_CPU) {
     cudaError_t e = cudaStreamSynchronize(cu);
     if (e != cudaSuccess) return jet__cuda_error(e, __func__, "cudaStreamSynchronize", NULL, NULL);
   }

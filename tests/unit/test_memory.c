@@ -482,8 +482,8 @@ TEST(badarg_managed) {
   CHECK_ST(jet_managed_attach(NULL, NULL, JET_ATTACH_GLOBAL), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_managed_attach((jet_stream)bogus, NULL, JET_ATTACH_GLOBAL),
            JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_prefetch(NULL, NULL, JET_ACCESS_GPU), JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_make_available(NULL, NULL, JET_ACCESS_CPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_prefetch(NULL, NULL, JET_PROCESSOR_GPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_make_available(NULL, NULL, JET_PROCESSOR_CPU), JET_STATUS_INVALID_HANDLE);
 
   struct jet_context_s c, other;
   CHECK(fake_ctx(&c, "desktop"));
@@ -498,37 +498,37 @@ TEST(badarg_managed) {
 
   /* NULL / foreign buffer */
   CHECK_ST(jet_managed_attach(s, NULL, JET_ATTACH_GLOBAL), JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_prefetch(s, (jet_buffer)bogus, JET_ACCESS_GPU), JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_make_available(s, NULL, JET_ACCESS_GPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_prefetch(s, (jet_buffer)bogus, JET_PROCESSOR_GPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_make_available(s, NULL, JET_PROCESSOR_GPU), JET_STATUS_INVALID_HANDLE);
   /* a stream is not a buffer */
   CHECK_ST(jet_managed_attach(s, (jet_buffer)(void *)s, JET_ATTACH_GLOBAL),
            JET_STATUS_INVALID_HANDLE);
   /* stream and buffer of different contexts */
   CHECK_ST(jet_managed_attach(s_other, &m, JET_ATTACH_GLOBAL), JET_STATUS_WRONG_CONTEXT);
-  CHECK_ST(jet_managed_prefetch(s_other, &m, JET_ACCESS_GPU), JET_STATUS_WRONG_CONTEXT);
-  CHECK_ST(jet_managed_make_available(s_other, &m, JET_ACCESS_CPU), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_managed_prefetch(s_other, &m, JET_PROCESSOR_GPU), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_managed_make_available(s_other, &m, JET_PROCESSOR_CPU), JET_STATUS_WRONG_CONTEXT);
   /* not managed memory */
   CHECK_ST(jet_managed_attach(s, &dev, JET_ATTACH_HOST), JET_STATUS_INVALID_ARGUMENT);
   CHECK(has(jet_last_error()->message, "not managed"));
-  CHECK_ST(jet_managed_prefetch(s, &dev, JET_ACCESS_GPU), JET_STATUS_INVALID_ARGUMENT);
-  CHECK_ST(jet_managed_make_available(s, &dev, JET_ACCESS_GPU), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_managed_prefetch(s, &dev, JET_PROCESSOR_GPU), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_managed_make_available(s, &dev, JET_PROCESSOR_GPU), JET_STATUS_INVALID_ARGUMENT);
   /* bad modes and access values */
   CHECK_ST(jet_managed_attach(s, &m, (jet_attach_mode)7), JET_STATUS_INVALID_ARGUMENT);
   CHECK_ST(jet_managed_attach(s, &m, (jet_attach_mode)-1), JET_STATUS_INVALID_ARGUMENT);
   CHECK_ST(jet_managed_attach(legacy, &m, JET_ATTACH_SINGLE), JET_STATUS_INVALID_ARGUMENT);
   CHECK(has(jet_last_error()->message, "legacy"));
-  CHECK_ST(jet_managed_prefetch(s, &m, (jet_access)0), JET_STATUS_INVALID_ARGUMENT);
-  CHECK_ST(jet_managed_prefetch(s, &m, (jet_access)(JET_ACCESS_GPU | JET_ACCESS_CPU)),
+  CHECK_ST(jet_managed_prefetch(s, &m, (jet_processor)0), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_managed_prefetch(s, &m, (jet_processor)(JET_PROCESSOR_GPU | JET_PROCESSOR_CPU)),
            JET_STATUS_INVALID_ARGUMENT);
-  CHECK_ST(jet_managed_make_available(s, &m, (jet_access)0), JET_STATUS_INVALID_ARGUMENT);
-  CHECK_ST(jet_managed_make_available(s, &m, (jet_access)(JET_ACCESS_GPU | JET_ACCESS_CPU)),
+  CHECK_ST(jet_managed_make_available(s, &m, (jet_processor)0), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_managed_make_available(s, &m, (jet_processor)(JET_PROCESSOR_GPU | JET_PROCESSOR_CPU)),
            JET_STATUS_INVALID_ARGUMENT);
   CHECK(has(jet_last_error()->message, "exactly one"));
   /* destroyed buffer */
   jet__handle_unregister(&m.h);
   CHECK_ST(jet_managed_attach(s, &m, JET_ATTACH_GLOBAL), JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_prefetch(s, &m, JET_ACCESS_CPU), JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_make_available(s, &m, JET_ACCESS_GPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_prefetch(s, &m, JET_PROCESSOR_CPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_make_available(s, &m, JET_PROCESSOR_GPU), JET_STATUS_INVALID_HANDLE);
 
   jet__handle_unregister(&dev.h);
   CHECK(atomic_load(&c.live_objects) == 0);
@@ -547,14 +547,14 @@ TEST(managed_prefetch_refused_by_policy) {
   struct jet_buffer_s m;
   CHECK(fake_buf(&m, &c, JET_MEMORY_MANAGED, 0));
   /* Orin's policy hands over by stream attach, even where the device could prefetch */
-  CHECK_ST(jet_managed_prefetch(s, &m, JET_ACCESS_GPU), JET_STATUS_UNSUPPORTED);
+  CHECK_ST(jet_managed_prefetch(s, &m, JET_PROCESSOR_GPU), JET_STATUS_UNSUPPORTED);
   CHECK(has(jet_last_error()->hint,
             "cudaMemPrefetchAsync is unsupported on Tegra before Thor; use jet_managed_attach"));
-  CHECK_ST(jet_managed_prefetch(s, &m, JET_ACCESS_CPU), JET_STATUS_UNSUPPORTED);
+  CHECK_ST(jet_managed_prefetch(s, &m, JET_PROCESSOR_CPU), JET_STATUS_UNSUPPORTED);
   /* a prefetch policy on a device without concurrent managed access */
   c.platform.policy.managed_mode = JET_MANAGED_PREFETCH;
   c.info.concurrent_managed_access = 0;
-  CHECK_ST(jet_managed_prefetch(s, &m, JET_ACCESS_GPU), JET_STATUS_UNSUPPORTED);
+  CHECK_ST(jet_managed_prefetch(s, &m, JET_PROCESSOR_GPU), JET_STATUS_UNSUPPORTED);
   CHECK(has(jet_last_error()->message, "concurrent managed access"));
   CHECK(has(jet_last_error()->hint, "jet_managed_attach"));
   jet__handle_unregister(&m.h);

@@ -397,9 +397,9 @@ TEST(gpu_memset_mapped_and_managed) {
     if (k == 0) {
       CHECK_OK(jet_memset(ctx, (unsigned char *)b.device_ptr + off, v, len));
     } else {
-      CHECK_OK(jet_managed_make_available(s, B, JET_ACCESS_GPU));
+      CHECK_OK(jet_managed_make_available(s, B, JET_PROCESSOR_GPU));
       CHECK_OK(jet_memset_async(s, (unsigned char *)b.device_ptr + off, v, len));
-      CHECK_OK(jet_managed_make_available(s, B, JET_ACCESS_CPU));
+      CHECK_OK(jet_managed_make_available(s, B, JET_PROCESSOR_CPU));
     }
     memset(P + off, (unsigned char)v, len);
     CHECK_SAME(b.host_ptr, P, n, kinds[k] == JET_MEMORY_MANAGED ? "managed" : "mapped");
@@ -514,7 +514,7 @@ static void capture_warn(jet_log_level level, const char *msg, void *user) {
 /* Fill device memory with one big buffer, so that a modest request fails on
  * the device for real, then check the host fallback. Discrete GPUs only: on
  * Tegra the fallback draws on the same DRAM. */
-TEST(gpu_buffer_fallback_to_mapped_host) {
+TEST(gpu_buffer_fallback_to_mapped_host_alone) {
   REQUIRE_GPU();
   jet_context ctx;
   CHECK_OK(jt_context(&ctx, 0));
@@ -683,27 +683,27 @@ static int managed_hand_over(const char *platform, unsigned flags) {
   CHECK(r1 && r2 && back);
 
   /* CPU writes, GPU reads */
-  CHECK_OK(jet_managed_make_available(s, m, JET_ACCESS_CPU));
+  CHECK_OK(jet_managed_make_available(s, m, JET_PROCESSOR_CPU));
   memcpy(mi.host_ptr, r1, n);
-  CHECK_OK(jet_managed_make_available(s, m, JET_ACCESS_GPU));
+  CHECK_OK(jet_managed_make_available(s, m, JET_PROCESSOR_GPU));
   CHECK_OK(jet_memcpy_async(s, di.device_ptr, mi.device_ptr, n));
-  CHECK_OK(jet_managed_make_available(s, m, JET_ACCESS_CPU));
+  CHECK_OK(jet_managed_make_available(s, m, JET_PROCESSOR_CPU));
   CHECK_OK(jet_memcpy(ctx, back, di.device_ptr, n));
   CHECK_SAME(back, r1, n, "GPU read of CPU-written managed memory");
 
   /* GPU writes, CPU reads right after the hand-over, with no other wait */
   CHECK_OK(jet_memcpy(ctx, di.device_ptr, r2, n));
-  CHECK_OK(jet_managed_make_available(s, m, JET_ACCESS_GPU));
+  CHECK_OK(jet_managed_make_available(s, m, JET_PROCESSOR_GPU));
   CHECK_OK(jet_memcpy_async(s, mi.device_ptr, di.device_ptr, n));
-  CHECK_OK(jet_managed_make_available(s, m, JET_ACCESS_CPU));
+  CHECK_OK(jet_managed_make_available(s, m, JET_PROCESSOR_CPU));
   CHECK_SAME(mi.host_ptr, r2, n, "CPU read of GPU-written managed memory");
 
   /* prefetch where the policy and the device allow it, refused elsewhere */
   int can = pol.managed_mode == JET_MANAGED_PREFETCH && pi.concurrent_managed_access;
-  jet_status st = jet_managed_prefetch(s, m, JET_ACCESS_GPU);
+  jet_status st = jet_managed_prefetch(s, m, JET_PROCESSOR_GPU);
   if (can) {
     CHECK_OK(st);
-    CHECK_OK(jet_managed_prefetch(s, m, JET_ACCESS_CPU));
+    CHECK_OK(jet_managed_prefetch(s, m, JET_PROCESSOR_CPU));
     CHECK_OK(jet_context_synchronize(ctx));
     CHECK_SAME(mi.host_ptr, r2, n, "after prefetches");
   } else {
@@ -766,8 +766,8 @@ TEST(gpu_badarg_memory_destroyed_and_wrong_context) {
 
   if (mk == JET_MEMORY_MANAGED) {
     CHECK_ST(jet_managed_attach(sb, m, JET_ATTACH_GLOBAL), JET_STATUS_WRONG_CONTEXT);
-    CHECK_ST(jet_managed_prefetch(sb, m, JET_ACCESS_GPU), JET_STATUS_WRONG_CONTEXT);
-    CHECK_ST(jet_managed_make_available(sb, m, JET_ACCESS_CPU), JET_STATUS_WRONG_CONTEXT);
+    CHECK_ST(jet_managed_prefetch(sb, m, JET_PROCESSOR_GPU), JET_STATUS_WRONG_CONTEXT);
+    CHECK_ST(jet_managed_make_available(sb, m, JET_PROCESSOR_CPU), JET_STATUS_WRONG_CONTEXT);
   }
   /* the context is kept while its buffers live */
   CHECK_ST(jet_context_destroy(a), JET_STATUS_INVALID_STATE);
@@ -781,8 +781,8 @@ TEST(gpu_badarg_memory_destroyed_and_wrong_context) {
   CHECK_ST(jet_buffer_device_ptr(m, &p), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_buffer_host_ptr(m, &p), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_managed_attach(sa, m, JET_ATTACH_GLOBAL), JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_prefetch(sa, m, JET_ACCESS_GPU), JET_STATUS_INVALID_HANDLE);
-  CHECK_ST(jet_managed_make_available(sa, m, JET_ACCESS_GPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_prefetch(sa, m, JET_PROCESSOR_GPU), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_managed_make_available(sa, m, JET_PROCESSOR_GPU), JET_STATUS_INVALID_HANDLE);
   CHECK_OK(jet_context_destroy(a));
 
   /* a destroyed context and its default streams */

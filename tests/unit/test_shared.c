@@ -487,7 +487,7 @@ TEST(gpu_shared_alloc_failure_reports_sizes) {
   return 0;
 }
 
-TEST(gpu_shared_leak_1000) {
+TEST(gpu_shared_leak_1000_alone) {
   REQUIRE_GPU();
   jet_context ctx;
   CHECK_OK(jt_context(&ctx, 0));

@@ -330,10 +330,10 @@ jet_status jet_memset_3d_async(jet_stream stream, jet_pitched_ptr dst, int value
 /* ------------------------------------------------------------------ managed memory */
 
 /** Who is about to use managed memory. */
-typedef enum jet_access {
-  JET_ACCESS_GPU = 1, /**< kernels and copies on the stream */
-  JET_ACCESS_CPU = 2  /**< the host, through host_ptr */
-} jet_access;
+typedef enum jet_processor {
+  JET_PROCESSOR_GPU = 1, /**< kernels and copies on the stream */
+  JET_PROCESSOR_CPU = 2  /**< the host, through host_ptr */
+} jet_processor;
 
 /** Stream association of managed memory (cudaStreamAttachMemAsync flags). */
 typedef enum jet_attach_mode {
@@ -369,14 +369,14 @@ jet_status jet_managed_attach(jet_stream stream, jet_buffer buf, jet_attach_mode
  * Refused where the platform lacks it: Tegra before Thor
  * (policy.managed_mode == JET_MANAGED_STREAM_ATTACH) and any device without
  * concurrent managed access. Use jet_managed_make_available to be portable.
- * @to: JET_ACCESS_GPU (the context's device) or JET_ACCESS_CPU.
+ * @to: JET_PROCESSOR_GPU (the context's device) or JET_PROCESSOR_CPU.
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_WRONG_CONTEXT;
  *         JET_STATUS_INVALID_ARGUMENT for a buffer that is not managed or a
  *         @to that is not exactly one of GPU or CPU; JET_STATUS_UNSUPPORTED with
  *         a hint where prefetch is unavailable; or a CUDA status.
  * Thread safety: safe from any thread.
  */
-jet_status jet_managed_prefetch(jet_stream stream, jet_buffer buf, jet_access to);
+jet_status jet_managed_prefetch(jet_stream stream, jet_buffer buf, jet_processor to);
 
 /**
  * jet_managed_make_available - hand a managed buffer to the GPU (work on
@@ -387,17 +387,17 @@ jet_status jet_managed_prefetch(jet_stream stream, jet_buffer buf, jet_access to
  * Thor): stream attach, SINGLE to @stream for the GPU (GLOBAL when @stream is
  * a default stream, which cannot own memory alone), HOST for the CPU.
  *
- * JET_ACCESS_GPU returns at once: the hand-over is ordered before later work
- * on @stream. JET_ACCESS_CPU waits for @stream, so on return the CPU may read
+ * JET_PROCESSOR_GPU returns at once: the hand-over is ordered before later work
+ * on @stream. JET_PROCESSOR_CPU waits for @stream, so on return the CPU may read
  * and write the buffer, and sees everything @stream wrote; it stays the CPU's
  * until handed back to the GPU (with concurrentManagedAccess == 0 a kernel
  * touching it before then is undefined behaviour).
- * @access: JET_ACCESS_GPU or JET_ACCESS_CPU, exactly one.
+ * @access: JET_PROCESSOR_GPU or JET_PROCESSOR_CPU, exactly one.
  * @return as jet_managed_attach, JET_STATUS_INVALID_ARGUMENT for a bad
  *         @access, or the error of the stream synchronisation.
- * Thread safety: safe from any thread; JET_ACCESS_CPU blocks the caller.
+ * Thread safety: safe from any thread; JET_PROCESSOR_CPU blocks the caller.
  */
-jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_access access);
+jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_processor access);
 
 #ifdef __cplusplus
 }

@@ -59,15 +59,12 @@
 extern "C" {
 #endif
 
-#ifndef JET_ACCESS_DEFINED
-#define JET_ACCESS_DEFINED
 /** How an access uses memory; combine with |. */
 typedef enum jet_access {
   JET_ACCESS_READ = 1u << 0,  /**< the access reads the current contents */
   JET_ACCESS_WRITE = 1u << 1, /**< the access writes; WRITE alone discards the old contents */
   JET_ACCESS_READ_WRITE = (1u << 0) | (1u << 1)
 } jet_access;
-#endif
 
 /** jet_shared_create flags; at most one of them (each forces a backing). */
 enum {
