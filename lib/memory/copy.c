@@ -241,7 +241,7 @@ static jet_status memcpy_3d(const where *w, const jet_copy_3d *p, size_t doff, s
 }
 
 jet_status jet_memcpy_3d(jet_context ctx, const jet_copy_3d *p) {
-  size_t doff, soff;
+  size_t doff = 0, soff = 0;
   JET__TRY(check_copy_3d(p, &doff, &soff, __func__));
   where w;
   JET__TRY(from_ctx(ctx, &w, __func__));
@@ -249,7 +249,7 @@ jet_status jet_memcpy_3d(jet_context ctx, const jet_copy_3d *p) {
 }
 
 jet_status jet_memcpy_3d_async(jet_stream stream, const jet_copy_3d *p) {
-  size_t doff, soff;
+  size_t doff = 0, soff = 0;
   JET__TRY(check_copy_3d(p, &doff, &soff, __func__));
   where w;
   JET__TRY(from_stream(stream, &w, __func__));
