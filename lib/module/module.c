@@ -384,13 +384,16 @@ jet_status jet_module_kernel(jet_module m, const char *name, jet_kernel *out) {
   if ((st = jet__driver(&api, __func__)) != JET_STATUS_OK) goto done;
   if ((st = jet__ctx_activate(m->h.ctx, __func__)) != JET_STATUS_OK) goto done;
   r = api->cuModuleGetFunction(&f, m->cu, name);
+  if (r == CUDA_ERROR_NOT_FOUND) {
+    st = jet__error_native(JET_STATUS_INVALID_ARGUMENT, __func__, "cuModuleGetFunction",
+                           "CUDA_ERROR_NOT_FOUND", (int)r,
+                           "kernels must be extern \"C\" __global__ so that names do not mangle",
+                           "module '%s' has no kernel '%s'", m->info.name, name);
+    goto done;
+  }
   if (r != CUDA_SUCCESS) {
-    st = jet__cu_error(r, __func__, "cuModuleGetFunction",
-                       r == CUDA_ERROR_NOT_FOUND
-                           ? "kernels must be extern \"C\" __global__ so that names do not mangle"
-                           : NULL,
-                       "module '%s' has no kernel '%s'", m->info.name, name);
-    if (r == CUDA_ERROR_NOT_FOUND) st = JET_STATUS_INVALID_ARGUMENT;
+    st = jet__cu_error(r, __func__, "cuModuleGetFunction", NULL, "module '%s', kernel '%s'",
+                       m->info.name, name);
     goto done;
   }
   k = calloc(1, sizeof *k + len + 1);

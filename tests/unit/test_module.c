@@ -325,3 +325,36 @@ TEST(badarg_module_host) {
   CHECK_ST(jet_kernel_native((jet_kernel)(void *)fake, &fn), JET_STATUS_INVALID_HANDLE);
   return 0;
 }
+
+/* NVRTC needs no GPU: the embedded source must compile under it for a Tegra
+ * and a desktop SM, and a broken source must give NVRTC's log in the detail. */
+TEST(module_nvrtc_compiles_embedded_source) {
+  if (!jet__nvrtc_built_in()) {
+    void *c = NULL;
+    size_t n = 0;
+    CHECK_ST(jet__nvrtc_compile("x", "", 90, &c, &n, "t"), JET_STATUS_NOT_BUILT_IN);
+    SKIP("NVRTC not built in");
+  }
+  int major = 0, minor = 0;
+  CHECK_OK(jet__nvrtc_version(&major, &minor, "t"));
+  CHECK(major >= 12);
+  static const int sms[] = {87, 90};
+  for (int i = 0; i < 2; i++) {
+    void *cubin = NULL;
+    size_t n = 0;
+    CHECK_OK(jet__nvrtc_compile("pattern", jet__images_pattern.source, sms[i], &cubin, &n, "t"));
+    const unsigned char *p = cubin;
+    CHECK(n > 64 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F' && p[18] == 190);
+    free(cubin);
+  }
+  void *cubin = (void *)(uintptr_t)1;
+  size_t n = 1;
+  CHECK_ST(jet__nvrtc_compile("bad", "extern \"C\" __global__ void k(void) { undefined_thing(); }",
+                              90, &cubin, &n, "t"),
+           JET_STATUS_COMPILE_FAILED);
+  CHECK(cubin == NULL && n == 0);
+  fprintf(stderr, "detail: %s\n", jet_last_error_string());
+  CHECK(strstr(jet_last_error()->message, "undefined_thing") != NULL);
+  CHECK(strcmp(jet_last_error()->native_call, "nvrtcCompileProgram") == 0);
+  return 0;
+}
