@@ -11,6 +11,17 @@
   X(cuGetErrorString, 6000, CUresult, (CUresult, const char **))                           \
   X(cuDeviceGetAttribute, 2000, CUresult, (int *, CUdevice_attribute, CUdevice))          \
   X(cuDeviceTotalMem, 3020, CUresult, (size_t *, CUdevice))                                \
-  X(cuDeviceGetName, 2000, CUresult, (char *, int, CUdevice))
+  X(cuDeviceGetName, 2000, CUresult, (char *, int, CUdevice))                              \
+  X(cuModuleLoadDataEx, 2010, CUresult,                                                    \
+    (CUmodule *, const void *, unsigned int, CUjit_option *, void **))                     \
+  X(cuModuleUnload, 2000, CUresult, (CUmodule))                                            \
+  X(cuModuleGetFunction, 2000, CUresult, (CUfunction *, CUmodule, const char *))           \
+  X(cuFuncGetAttribute, 2020, CUresult, (int *, CUfunction_attribute, CUfunction))         \
+  X(cuFuncGetParamInfo, 12040, CUresult, (CUfunction, size_t, size_t *, size_t *))         \
+  X(cuLaunchKernel, 4000, CUresult,                                                        \
+    (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,     \
+     unsigned int, unsigned int, CUstream, void **, void **))                              \
+  X(cuOccupancyMaxPotentialBlockSize, 6050, CUresult,                                      \
+    (int *, int *, CUfunction, CUoccupancyB2DSize, size_t, int))
 
 #endif

@@ -50,7 +50,7 @@ const char *jet__handle_type_name(int type) {
       [JET__H_SHARED] = "jet_shared",   [JET__H_STREAM] = "jet_stream",
       [JET__H_EVENT] = "jet_event",     [JET__H_GRAPH] = "jet_graph",
       [JET__H_GRAPH_EXEC] = "jet_graph_exec", [JET__H_MODULE] = "jet_module",
-      [JET__H_IMAGE] = "jet_image"};
+      [JET__H_IMAGE] = "jet_image", [JET__H_KERNEL] = "jet_kernel"};
   return (type > 0 && type < JET__H_TYPE_COUNT && names[type]) ? names[type] : "handle";
 }
 

@@ -76,6 +76,7 @@ typedef enum jet__handle_type {
   JET__H_GRAPH_EXEC,
   JET__H_MODULE,
   JET__H_IMAGE,
+  JET__H_KERNEL,
   JET__H_TYPE_COUNT
 } jet__handle_type;
 

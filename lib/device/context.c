@@ -8,7 +8,7 @@
 #include "internal.h"
 
 #define SYNC_FLAGS (JET_CONTEXT_SYNC_SPIN | JET_CONTEXT_SYNC_YIELD | JET_CONTEXT_SYNC_BLOCKING)
-#define ALL_FLAGS (JET_CONTEXT_MAP_HOST | SYNC_FLAGS)
+#define ALL_FLAGS (JET_CONTEXT_MAP_HOST | SYNC_FLAGS | JET_CONTEXT_NO_JIT)
 
 static unsigned cuda_flags(unsigned f) {
   unsigned c = cudaDeviceScheduleAuto;

@@ -138,7 +138,8 @@ enum {
   JET_CONTEXT_MAP_HOST = 1u << 0,      /**< allow mapped (zero-copy) host memory (cudaDeviceMapHost) */
   JET_CONTEXT_SYNC_SPIN = 1u << 1,     /**< host threads spin while waiting: lowest latency, burns a core */
   JET_CONTEXT_SYNC_YIELD = 1u << 2,    /**< host threads yield while waiting */
-  JET_CONTEXT_SYNC_BLOCKING = 1u << 3  /**< host threads sleep on a primitive while waiting: saves power */
+  JET_CONTEXT_SYNC_BLOCKING = 1u << 3, /**< host threads sleep on a primitive while waiting: saves power */
+  JET_CONTEXT_NO_JIT = 1u << 4         /**< kernel modules refuse PTX JIT and NVRTC (jetrt/module.h) */
 };
 
 /** Parameters of jet_context_create. Zero-initialise, then set what you need. */
