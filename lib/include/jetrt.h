@@ -22,5 +22,6 @@
 #include "jetrt/shared.h"
 #include "jetrt/stream.h"
 #include "jetrt/graph.h"
+#include "jetrt/image.h"
 
 #endif /* JETRT_H */
