@@ -23,5 +23,6 @@
 #include "jetrt/stream.h"
 #include "jetrt/graph.h"
 #include "jetrt/module.h"
+#include "jetrt/image.h"
 
 #endif /* JETRT_H */

@@ -1,0 +1,296 @@
+/*
+ * jet_image: creation, wrapping, queries and host copies.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "image_internal.h"
+
+static jet_status new_image(struct jet_context_s *ctx, const jet__image_layout *l,
+                            jet_image_memory memory, void *const *ptrs, void *alloc,
+                            jet_image *out, const char *fn) {
+  struct jet_image_s *img = calloc(1, sizeof *img);
+  if (!img) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a jet_image");
+  img->layout = *l;
+  img->memory = memory;
+  img->alloc = alloc;
+  for (int i = 0; i < l->planes; i++) img->plane[i] = ptrs[i];
+  jet_status st = jet__handle_register(&img->h, JET__H_IMAGE, ctx, fn);
+  if (st != JET_STATUS_OK) {
+    free(img);
+    return st;
+  }
+  *out = img;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_image_create(jet_context ctx, jet_format format, int width, int height,
+                            jet_image *out) {
+  JET__ARG(out, "out is NULL");
+  *out = NULL;
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  jet__image_layout l;
+  JET__TRY(jet__image_layout_compute(format, width, height, NULL, JET_IMAGE_PITCH_ALIGN, &l,
+                                     __func__));
+  JET__TRY(jet__ctx_activate(ctx, __func__));
+  void *mem = NULL;
+  cudaError_t e = cudaMalloc(&mem, l.total_bytes);
+  if (e != cudaSuccess)
+    return jet__cuda_error(e, __func__, "cudaMalloc", NULL, "%s %dx%d image: %zu bytes",
+                           jet_format_name(format), width, height, l.total_bytes);
+  void *ptrs[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
+  for (int i = 0; i < l.planes; i++) ptrs[i] = (char *)mem + l.plane[i].offset;
+  jet_status st = new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, mem, out, __func__);
+  if (st != JET_STATUS_OK) (void)cudaFree(mem);
+  return st;
+}
+
+static const char *memory_type_name(enum cudaMemoryType t) {
+  switch (t) {
+    case cudaMemoryTypeUnregistered: return "unregistered host memory";
+    case cudaMemoryTypeHost: return "pinned host memory";
+    case cudaMemoryTypeDevice: return "device memory";
+    case cudaMemoryTypeManaged: return "managed memory";
+    default: return "memory of unknown type";
+  }
+}
+
+/* Check one wrapped plane against @memory and give the address kernels use. */
+static jet_status resolve_plane(struct jet_context_s *ctx, jet_image_memory memory, int i,
+                                void *ptr, void **dev, const char *fn) {
+  if (memory == JET_IMAGE_MEMORY_MAPPED_HOST) {
+    cudaError_t e = cudaHostGetDevicePointer(dev, ptr, 0);
+    if (e != cudaSuccess)
+      return jet__cuda_error(e, fn, "cudaHostGetDevicePointer",
+                             "allocate the planes with cudaHostAlloc(..., cudaHostAllocMapped) "
+                             "and create the context with JET_CONTEXT_MAP_HOST",
+                             "plane %d (%p) is not mapped pinned host memory", i, ptr);
+    return JET_STATUS_OK;
+  }
+  struct cudaPointerAttributes a;
+  memset(&a, 0, sizeof a);
+  cudaError_t e = cudaPointerGetAttributes(&a, ptr);
+  if (e != cudaSuccess)
+    return jet__cuda_error(e, fn, "cudaPointerGetAttributes", NULL, "plane %d (%p)", i, ptr);
+  *dev = ptr;
+  if (memory == JET_IMAGE_MEMORY_DEVICE) {
+    if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "plane %d (%p) is %s, not device memory%s", i, ptr,
+                        memory_type_name(a.type),
+                        a.type == cudaMemoryTypeHost ? "; wrap it as JET_IMAGE_MEMORY_MAPPED_HOST"
+                                                     : "");
+    if (a.type == cudaMemoryTypeDevice && a.device != ctx->device)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "plane %d (%p) is device memory of device %d, the context's is %d", i, ptr,
+                        a.device, ctx->device);
+    return JET_STATUS_OK;
+  }
+  /* SHARED: whatever backs the buffer, as long as the GPU can reach it. */
+  if (a.type == cudaMemoryTypeUnregistered && !ctx->info.pageable_memory_access)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "plane %d (%p) is unregistered host memory; pass the pointer "
+                      "jet_shared_begin_gpu returned",
+                      i, ptr);
+  if (a.type == cudaMemoryTypeDevice && a.device != ctx->device)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "plane %d (%p) is device memory of device %d, the context's is %d", i, ptr,
+                      a.device, ctx->device);
+  return JET_STATUS_OK;
+}
+
+jet_status jet_image_wrap(jet_context ctx, jet_format format, int width, int height,
+                          const jet_image_plane *planes, int plane_count, jet_image_memory memory,
+                          jet_image *out) {
+  JET__ARG(out, "out is NULL");
+  *out = NULL;
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  JET__ARG(planes, "planes is NULL");
+  JET__ARG(memory == JET_IMAGE_MEMORY_DEVICE || memory == JET_IMAGE_MEMORY_MAPPED_HOST ||
+               memory == JET_IMAGE_MEMORY_SHARED,
+           "unknown memory kind %d", (int)memory);
+  const jet_format_desc *d = jet__format(format);
+  JET__ARG(d, "unknown format %d", (int)format);
+  JET__ARG(plane_count == d->planes, "%s has %d plane(s), %d given", d->name, d->planes,
+           plane_count);
+  size_t pitches[JET_IMAGE_MAX_PLANES] = {0, 0, 0};
+  void *ptrs[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
+  for (int i = 0; i < plane_count; i++) {
+    pitches[i] = planes[i].pitch;
+    ptrs[i] = planes[i].ptr;
+  }
+  jet__image_layout l;
+  JET__TRY(jet__image_layout_compute(format, width, height, pitches, 1, &l, __func__));
+  JET__TRY(jet__image_planes_check(&l, ptrs, __func__));
+
+  JET__TRY(jet__ctx_activate(ctx, __func__));
+  void *dev[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
+  for (int i = 0; i < plane_count; i++)
+    JET__TRY(resolve_plane(ctx, memory, i, ptrs[i], &dev[i], __func__));
+  return new_image(ctx, &l, memory, dev, NULL, out, __func__);
+}
+
+jet_status jet_image_destroy(jet_image image) {
+  if (!image) return JET_STATUS_OK;
+  JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
+  jet_status st = JET_STATUS_OK;
+  if (image->alloc) {
+    st = jet__ctx_activate(image->h.ctx, __func__);
+    if (st == JET_STATUS_OK) {
+      cudaError_t e = cudaFree(image->alloc);
+      if (e != cudaSuccess) st = jet__cuda_error(e, __func__, "cudaFree", NULL, NULL);
+    }
+  }
+  jet__handle_unregister(&image->h);
+  free(image);
+  return st;
+}
+
+jet_status jet_image_get_size(jet_image image, int *width, int *height) {
+  JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
+  JET__ARG(width || height, "width and height are both NULL");
+  if (width) *width = image->layout.width;
+  if (height) *height = image->layout.height;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_image_get_format(jet_image image, jet_format *format) {
+  JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
+  JET__ARG(format, "format is NULL");
+  *format = image->layout.format;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_image_get_memory(jet_image image, jet_image_memory *memory, int *owned) {
+  JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
+  JET__ARG(memory, "memory is NULL");
+  *memory = image->memory;
+  if (owned) *owned = image->alloc != NULL;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_image_get_plane_count(jet_image image, int *count) {
+  JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
+  JET__ARG(count, "count is NULL");
+  *count = image->layout.planes;
+  return JET_STATUS_OK;
+}
+
+jet_status jet_image_get_plane(jet_image image, int index, jet_image_plane_info *info) {
+  JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
+  JET__ARG(info, "info is NULL");
+  JET__ARG(index >= 0 && index < image->layout.planes, "plane %d of a %d-plane %s image", index,
+           image->layout.planes, jet_format_name(image->layout.format));
+  const jet__plane_layout *p = &image->layout.plane[index];
+  info->ptr = image->plane[index];
+  info->pitch = p->pitch;
+  info->row_bytes = p->row_bytes;
+  info->width = p->width;
+  info->height = p->height;
+  return JET_STATUS_OK;
+}
+
+/* ------------------------------------------------------------ copies */
+
+enum { UPLOAD, DOWNLOAD };
+
+static jet_status copy_check(jet_image image, const jet_image_plane *host, int plane_count,
+                             size_t *pitches, const char *fn) {
+  JET__TRY(jet__handle_check(image, JET__H_IMAGE, fn, "image"));
+  if (!host) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "host is NULL");
+  const jet__image_layout *l = &image->layout;
+  if (plane_count != l->planes)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "%s image has %d plane(s), %d given",
+                      jet_format_name(l->format), l->planes, plane_count);
+  for (int i = 0; i < l->planes; i++) {
+    const jet__plane_layout *p = &l->plane[i];
+    if (!host[i].ptr)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "host plane %d pointer is NULL", i);
+    pitches[i] = host[i].pitch ? host[i].pitch : p->row_bytes;
+    if (pitches[i] < p->row_bytes)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "host plane %d pitch %zu is smaller than its row bytes %zu", i, pitches[i],
+                        p->row_bytes);
+    size_t body, extent;
+    if (!jet__mul_ok(pitches[i], (size_t)(p->height - 1), &body) ||
+        !jet__add_ok(body, p->row_bytes, &extent) ||
+        extent > UINTPTR_MAX - (uintptr_t)host[i].ptr)
+      return jet__error(JET_STATUS_OVERFLOW, fn,
+                        "host plane %d with pitch %zu spans more than the address space", i,
+                        pitches[i]);
+  }
+  return JET_STATUS_OK;
+}
+
+static jet_status copy_planes(jet_image image, const jet_image_plane *host, const size_t *pitches,
+                              int dir, int async, cudaStream_t cu, const char *fn) {
+  const jet__image_layout *l = &image->layout;
+  for (int i = 0; i < l->planes; i++) {
+    const jet__plane_layout *p = &l->plane[i];
+    void *dst = dir == UPLOAD ? image->plane[i] : host[i].ptr;
+    const void *src = dir == UPLOAD ? host[i].ptr : image->plane[i];
+    size_t dpitch = dir == UPLOAD ? p->pitch : pitches[i];
+    size_t spitch = dir == UPLOAD ? pitches[i] : p->pitch;
+    cudaError_t e = async ? cudaMemcpy2DAsync(dst, dpitch, src, spitch, p->row_bytes,
+                                              (size_t)p->height, cudaMemcpyDefault, cu)
+                          : cudaMemcpy2D(dst, dpitch, src, spitch, p->row_bytes, (size_t)p->height,
+                                         cudaMemcpyDefault);
+    if (e != cudaSuccess)
+      return jet__cuda_error(e, fn, async ? "cudaMemcpy2DAsync" : "cudaMemcpy2D", NULL,
+                             "plane %d: %zu x %d bytes", i, p->row_bytes, p->height);
+  }
+  return JET_STATUS_OK;
+}
+
+static jet_status copy_sync(jet_image image, const jet_image_plane *host, int plane_count, int dir,
+                            const char *fn) {
+  size_t pitches[JET_IMAGE_MAX_PLANES];
+  JET__TRY(copy_check(image, host, plane_count, pitches, fn));
+  JET__TRY(jet__ctx_activate(image->h.ctx, fn));
+  return copy_planes(image, host, pitches, dir, 0, NULL, fn);
+}
+
+static jet_status copy_async(jet_image image, const jet_image_plane *host, int plane_count,
+                             jet_stream stream, int dir, const char *fn) {
+  size_t pitches[JET_IMAGE_MAX_PLANES];
+  JET__TRY(copy_check(image, host, plane_count, pitches, fn));
+  cudaStream_t cu;
+  JET__TRY(jet__stream_enter(stream, image->h.ctx, &cu, fn));
+  return copy_planes(image, host, pitches, dir, 1, cu, fn);
+}
+
+jet_status jet_image_upload(jet_image image, const jet_image_plane *host, int plane_count) {
+  return copy_sync(image, host, plane_count, UPLOAD, __func__);
+}
+
+jet_status jet_image_download(jet_image image, const jet_image_plane *host, int plane_count) {
+  return copy_sync(image, host, plane_count, DOWNLOAD, __func__);
+}
+
+jet_status jet_image_upload_async(jet_image image, const jet_image_plane *host, int plane_count,
+                                  jet_stream stream) {
+  return copy_async(image, host, plane_count, stream, UPLOAD, __func__);
+}
+
+jet_status jet_image_download_async(jet_image image, const jet_image_plane *host,
+                                    int plane_count, jet_stream stream) {
+  return copy_async(image, host, plane_count, stream, DOWNLOAD, __func__);
+}
+
+/* ------------------------------------------------------------ operations */
+
+jet_status jet__image_check_pair(jet_image src, jet_image dst, jet__image_op op, const char *fn) {
+  JET__TRY(jet__handle_check(src, JET__H_IMAGE, fn, "src"));
+  int source_only = op == JET__IMAGE_OP_REDUCE || op == JET__IMAGE_OP_HISTOGRAM;
+  if (source_only)
+    return jet__image_formats_fit(op, src->layout.format, src->layout.width, src->layout.height,
+                                  JET_FORMAT_NONE_, 0, 0, fn);
+  JET__TRY(jet__handle_check_in(dst, JET__H_IMAGE, src->h.ctx, fn, "dst"));
+  JET__TRY(jet__image_formats_fit(op, src->layout.format, src->layout.width, src->layout.height,
+                                  dst->layout.format, dst->layout.width, dst->layout.height, fn));
+  if (jet__image_overlaps(&src->layout, src->plane, &dst->layout, dst->plane))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "source and destination overlap; %s cannot work in place",
+                      jet__image_op_name(op));
+  return JET_STATUS_OK;
+}

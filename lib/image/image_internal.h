@@ -1,0 +1,83 @@
+/*
+ * Image internals shared by lib/image/ and the image operations: the computed
+ * plane layout, the image handle, and the pure (host-only, CUDA-free) checks
+ * the operations run before launching anything.
+ */
+#ifndef JET_IMAGE_INTERNAL_H
+#define JET_IMAGE_INTERNAL_H
+
+#include "internal.h"
+
+typedef struct jet__plane_layout {
+  int width, height; /* pixels (chroma sites) and rows of this plane */
+  size_t row_bytes;  /* width * bytes per pixel */
+  size_t pitch;
+  size_t offset;     /* from the start of a created image's allocation */
+  size_t extent;     /* pitch * (height - 1) + row_bytes: bytes the plane spans */
+} jet__plane_layout;
+
+typedef struct jet__image_layout {
+  jet_format format;
+  int width, height;
+  int planes;
+  int elem_size;
+  jet__plane_layout plane[JET_IMAGE_MAX_PLANES];
+  size_t total_bytes; /* a created image's allocation: last offset + extent */
+} jet__image_layout;
+
+/* The format table's row, or NULL for an unknown format. */
+const jet_format_desc *jet__format(jet_format format);
+
+/* Validate @format and @width x @height and fill @out. @pitches NULL: every
+ * pitch is the row bytes rounded up to @align and planes are placed one after
+ * another at multiples of @align (jet_image_create). Else @pitches[i] is
+ * checked (>= row bytes, multiple of the element size) and offsets are 0.
+ * INVALID_ARGUMENT or OVERFLOW with a message naming @fn. */
+jet_status jet__image_layout_compute(jet_format format, int width, int height,
+                                     const size_t *pitches, size_t align, jet__image_layout *out,
+                                     const char *fn);
+
+/* Plane pointers against a layout: non-NULL, aligned to the element size, the
+ * extent inside the address space, no two planes overlapping. */
+jet_status jet__image_planes_check(const jet__image_layout *layout, void *const *ptrs,
+                                   const char *fn);
+
+struct jet_image_s {
+  jet__handle h;
+  jet__image_layout layout;
+  void *plane[JET_IMAGE_MAX_PLANES]; /* device-accessible addresses */
+  jet_image_memory memory;
+  void *alloc;                       /* owned allocation (cudaFree), NULL when wrapped */
+};
+
+/* What an operation needs of its source and destination. */
+typedef enum jet__image_op {
+  JET__IMAGE_OP_CONVERT = 1,  /* colour conversion table, same size */
+  JET__IMAGE_OP_RESIZE,       /* same format (resize set), any size */
+  JET__IMAGE_OP_FILTER,       /* same format (filter set), same size */
+  JET__IMAGE_OP_REMAP,        /* same format (filter set), any destination size */
+  JET__IMAGE_OP_FLIP,         /* same single-plane unsubsampled format, same size (also ROTATE_180) */
+  JET__IMAGE_OP_TRANSPOSE,    /* same single-plane unsubsampled format, w and h swapped (also ROTATE_90/270) */
+  JET__IMAGE_OP_DNN,          /* NV12 or RGBA8 -> RGBF32P, any size */
+  JET__IMAGE_OP_REDUCE,       /* source only: sum/mean/min/max formats */
+  JET__IMAGE_OP_HISTOGRAM,    /* source only: GRAY8 */
+  JET__IMAGE_OP_COUNT_
+} jet__image_op;
+
+const char *jet__image_op_name(jet__image_op op);
+
+/* Whether @src and @dst formats and sizes fit @op. INVALID_ARGUMENT whose
+ * message starts with "format mismatch" (or "size mismatch") otherwise; never
+ * guesses. For source-only ops pass dst = JET_FORMAT_NONE_ and 0 sizes. */
+jet_status jet__image_formats_fit(jet__image_op op, jet_format src, int sw, int sh,
+                                  jet_format dst, int dw, int dh, const char *fn);
+
+/* 1 when any plane of @a overlaps any plane of @b (byte-range test). */
+int jet__image_overlaps(const jet__image_layout *a, void *const *pa, const jet__image_layout *b,
+                        void *const *pb);
+
+/* For an operation: @src and @dst are live images of one context (@dst may be
+ * NULL for source-only ops), they fit @op, and they do not overlap. */
+jet_status jet__image_check_pair(jet_image src, jet_image dst, jet__image_op op, const char *fn);
+
+#endif /* JET_IMAGE_INTERNAL_H */
