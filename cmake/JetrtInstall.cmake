@@ -5,7 +5,8 @@
 #   <prefix>/lib/pkgconfig/jetrt.pc   (use pkg-config --static: the library is static)
 #
 # Hooks for later work, set before this file is included:
-#   JET_PC_EXTRA_LIBS        cache: more Libs.private for jetrt.pc (NVRTC, EGL/GL...)
+#   JET_PC_NVRTC_LIBS        NVRTC libraries for jetrt.pc Libs.private, when built in
+#   JET_PC_EXTRA_LIBS        cache: more Libs.private for jetrt.pc (EGL/GL...)
 #   JET_EXPORT_CMAKE_MODULES list of .cmake files installed next to jetrtConfig.cmake
 #                            and included by it, e.g. the consumer-facing module that
 #                            defines jetrt_add_kernels(); they must define functions only.
@@ -50,6 +51,7 @@ if(TARGET CUDA::cudart_static AND CUDA_cudart_static_LIBRARY)
 else()
   set(JET_PC_CUDA_LIBDIR /usr/local/cuda/lib64)
 endif()
-string(REPLACE ";" " " JET_PC_EXTRA_LIBS_STR "${JET_PC_EXTRA_LIBS}")
+string(REPLACE ";" " " JET_PC_EXTRA_LIBS_STR "${JET_PC_NVRTC_LIBS};${JET_PC_EXTRA_LIBS}")
+string(STRIP "${JET_PC_EXTRA_LIBS_STR}" JET_PC_EXTRA_LIBS_STR)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/jetrt.pc.in ${PROJECT_BINARY_DIR}/jetrt.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/jetrt.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -311,7 +311,12 @@ function(jetrt_internal_kernels target kernels_dir)
   set(JET_NVRTC_MODE ${mode} PARENT_SCOPE)
   message(STATUS "jetrt: NVRTC ${mode}")
 
+  option(JET_CUDA_PTX "Embed PTX (for the lowest of JET_CUDA_ARCHS) as a JIT fallback" ON)
+  set(ptx_arg)
+  if(NOT JET_CUDA_PTX)
+    set(ptx_arg PTX_ARCH NONE) # a firmware build: exact cubins only, nothing to JIT
+  endif()
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${kernels_dir}/*.cu)
   list(SORT srcs)
-  jetrt_add_kernels(${target} SOURCES ${srcs} PREFIX jet__images_)
+  jetrt_add_kernels(${target} SOURCES ${srcs} PREFIX jet__images_ ${ptx_arg})
 endfunction()
