@@ -4,7 +4,8 @@
 # with e_machine EM_CUDA = 190 whose flags name that SM) and PTX text. Works for
 # any target architecture: the section is copied out as raw bytes.
 check_kernel_images() {
-  local archive=$1 sm=$2 tmp oc
+  local archive sm=$2 tmp oc
+  archive=$(realpath "$1")
   tmp=$(mktemp -d)
   (cd "$tmp" && ar x "$archive") || { rm -rf "$tmp"; return 1; }
   : >"$tmp/images.bin"
