@@ -239,14 +239,14 @@ void ref__rgb_at(const ref_image *im, int x, int y, jet_color_matrix m, jet_colo
     ref_yuv_to_rgb(Y, U, V, m, r, rgb);
     return;
   }
-  int off[4], bpp = rgb_layout(im->format, off);
+  int off[4] = {0, 0, 0, -1}, bpp = rgb_layout(im->format, off);
   const unsigned char *p = px(im, 0, x, y, bpp);
   for (int c = 0; c < 3; c++) rgb[c] = p[off[c]];
 }
 
 static int convert_to_420(const ref_image *src, ref_image *dst, jet_color_matrix m,
                           jet_color_range r) {
-  int off[4], bpp = rgb_layout(src->format, off);
+  int off[4] = {0, 0, 0, -1}, bpp = rgb_layout(src->format, off);
   for (int y = 0; y < src->height; y++)
     for (int x = 0; x < src->width; x++) {
       const unsigned char *p = px(src, 0, x, y, bpp);
@@ -276,8 +276,8 @@ static int convert_to_420(const ref_image *src, ref_image *dst, jet_color_matrix
 
 int ref_convert(const ref_image *src, ref_image *dst, jet_color_matrix m, jet_color_range r) {
   if (src->width != dst->width || src->height != dst->height) return -1;
-  int doff[4], dbpp = rgb_layout(dst->format, doff);
-  int soff[4], sbpp = rgb_layout(src->format, soff);
+  int doff[4] = {0, 0, 0, -1}, dbpp = rgb_layout(dst->format, doff);
+  int soff[4] = {0, 0, 0, -1}, sbpp = rgb_layout(src->format, soff);
   if ((src->format == JET_FORMAT_RGB8 || src->format == JET_FORMAT_RGBA8) &&
       (dst->format == JET_FORMAT_NV12 || dst->format == JET_FORMAT_I420))
     return convert_to_420(src, dst, m, r);
