@@ -72,15 +72,6 @@ static jet_status managed_begin_gpu(struct jet_shared_s *sb, cudaStream_t s, uns
   return attach(sb, s, flags, fn);
 }
 
-static jet_status managed_nothing(struct jet_shared_s *sb, cudaStream_t s, unsigned access,
-                                  const char *fn) {
-  (void)sb;
-  (void)s;
-  (void)access;
-  (void)fn;
-  return JET_STATUS_OK;
-}
-
 const jet__shared_ops jet__shared_managed_ops = {
     JET_SHARED_BACKING_MANAGED, "managed memory", managed_alloc, managed_release,
-    managed_begin_cpu, managed_nothing, managed_begin_gpu, managed_nothing};
+    managed_begin_cpu, jet__shared_noop, managed_begin_gpu, jet__shared_noop};

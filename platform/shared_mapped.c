@@ -36,8 +36,8 @@ static void mapped_release(struct jet_shared_s *sb) {
   sb->host = sb->dev = NULL;
 }
 
-static jet_status mapped_nothing(struct jet_shared_s *sb, cudaStream_t s, unsigned access,
-                                 const char *fn) {
+jet_status jet__shared_noop(struct jet_shared_s *sb, cudaStream_t s, unsigned access,
+                            const char *fn) {
   (void)sb;
   (void)s;
   (void)access;
@@ -47,4 +47,4 @@ static jet_status mapped_nothing(struct jet_shared_s *sb, cudaStream_t s, unsign
 
 const jet__shared_ops jet__shared_mapped_ops = {
     JET_SHARED_BACKING_MAPPED_HOST, "mapped host (zero-copy)", mapped_alloc, mapped_release,
-    mapped_nothing, mapped_nothing, mapped_nothing, mapped_nothing};
+    jet__shared_noop, jet__shared_noop, jet__shared_noop, jet__shared_noop};

@@ -55,6 +55,10 @@ typedef struct jet__shared_ops {
   jet_status (*end_gpu)(struct jet_shared_s *sb, cudaStream_t s, unsigned access, const char *fn);
 } jet__shared_ops;
 
+/* A hand-over step with nothing to do for a backing (zero-copy needs none). */
+jet_status jet__shared_noop(struct jet_shared_s *sb, cudaStream_t s, unsigned access,
+                            const char *fn);
+
 /* The table for @backing, or NULL for a value outside jet_shared_backing. */
 const jet__shared_ops *jet__shared_ops_for(jet_shared_backing backing);
 

@@ -62,15 +62,6 @@ static jet_status staged_begin_gpu(struct jet_shared_s *sb, cudaStream_t s, unsi
   return JET_STATUS_OK;
 }
 
-static jet_status staged_end_gpu(struct jet_shared_s *sb, cudaStream_t s, unsigned access,
-                                 const char *fn) {
-  (void)sb;
-  (void)s;
-  (void)access;
-  (void)fn;
-  return JET_STATUS_OK;
-}
-
 const jet__shared_ops jet__shared_staged_ops = {
     JET_SHARED_BACKING_DEVICE_STAGED, "device memory with staging copy", staged_alloc,
-    staged_release, staged_begin_cpu, staged_end_cpu, staged_begin_gpu, staged_end_gpu};
+    staged_release, staged_begin_cpu, staged_end_cpu, staged_begin_gpu, jet__shared_noop};
