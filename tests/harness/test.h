@@ -64,6 +64,9 @@
 int jt_have_gpu(void);
 /* Context on device 0 with @flags; the platform follows JET_PLATFORM. */
 jet_status jt_context(jet_context *ctx, unsigned flags);
+/* A device report with only integrated and the compute capability set, for
+ * host-only tests of policy selection. */
+jet_platform_info jt_fake_device(int integrated, int cc_major, int cc_minor);
 /* Fresh random bytes (seeded from time and pid each run, printed once). */
 void jt_fill_random(void *dst, size_t n);
 uint32_t jt_rand(void);

@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,4 +32,13 @@ uint32_t jt_rand(void) {
 void jt_fill_random(void *dst, size_t n) {
   unsigned char *p = dst;
   for (size_t i = 0; i < n; i++) p[i] = (unsigned char)jt_rand();
+}
+
+jet_platform_info jt_fake_device(int integrated, int cc_major, int cc_minor) {
+  jet_platform_info i;
+  memset(&i, 0, sizeof i);
+  i.integrated = integrated;
+  i.cc_major = cc_major;
+  i.cc_minor = cc_minor;
+  return i;
 }

@@ -8,15 +8,6 @@
 #include "internal.h"
 #include <cuda_runtime_api.h>
 
-static jet_platform_info fake(int integrated, int major, int minor) {
-  jet_platform_info i;
-  memset(&i, 0, sizeof i);
-  i.integrated = integrated;
-  i.cc_major = major;
-  i.cc_minor = minor;
-  return i;
-}
-
 TEST(platform_select_from_attributes) {
   static const struct {
     int integrated, major, minor;
@@ -56,7 +47,7 @@ TEST(platform_select_from_attributes) {
        1, JET_MANAGED_PREFETCH, JET_CUBIN_SAME_MAJOR},
   };
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-    jet_platform_info dev = fake(rows[r].integrated, rows[r].major, rows[r].minor);
+    jet_platform_info dev = jt_fake_device(rows[r].integrated, rows[r].major, rows[r].minor);
     jet__platform p;
     CHECK_OK(jet__platform_select(&dev, rows[r].request, &p, "test"));
     CHECK_MSG(strcmp(p.policy.name, rows[r].name) == 0, "row %zu: got %s want %s", r,
@@ -77,7 +68,7 @@ TEST(platform_select_from_attributes) {
 }
 
 TEST(badarg_platform_unknown_name) {
-  jet_platform_info dev = fake(0, 9, 0);
+  jet_platform_info dev = jt_fake_device(0, 9, 0);
   jet__platform p;
   CHECK_ST(jet__platform_select(&dev, "nano", &p, "test"), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "nano") != NULL);

@@ -75,15 +75,6 @@ TEST(badarg_shared_access) {
   return 0;
 }
 
-static jet_platform_info fake_dev(int integrated, int major, int minor) {
-  jet_platform_info i;
-  memset(&i, 0, sizeof i);
-  i.integrated = integrated;
-  i.cc_major = major;
-  i.cc_minor = minor;
-  return i;
-}
-
 TEST(shared_backing_tables_complete) {
   const jet__shared_ops *seen[3] = {NULL, NULL, NULL};
   for (int b = 0; b < 3; b++) {
@@ -100,7 +91,7 @@ TEST(shared_backing_tables_complete) {
   CHECK(jet__shared_ops_for((jet_shared_backing)-1) == NULL);
   /* every policy's default backing has a table */
   static const char *const names[] = {"desktop", "xavier", "orin", "thor"};
-  jet_platform_info dev = fake_dev(0, 9, 0);
+  jet_platform_info dev = jt_fake_device(0, 9, 0);
   for (size_t i = 0; i < 4; i++) {
     jet__platform p;
     CHECK_OK(jet__platform_select(&dev, names[i], &p, "test"));
