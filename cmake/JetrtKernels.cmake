@@ -93,7 +93,22 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED JET_EMBED_MANIFEST)
   list(LENGTH JET_EMBED_IMAGES count)
   set(src_ref "NULL, 0")
   if(JET_EMBED_SOURCE)
-    _jet_embed(${JET_EMBED_SOURCE} TRUE)
+    # NVRTC sees only the embedded text: inline the module's own quoted
+    # includes (headers beside it, e.g. kernels/image/color_coeffs.h).
+    get_filename_component(_srcdir ${JET_EMBED_SOURCE} DIRECTORY)
+    file(READ ${JET_EMBED_SOURCE} _text)
+    string(REGEX MATCHALL "#include \"[^\"]+\"" _incs "${_text}")
+    foreach(_inc IN LISTS _incs)
+      string(REGEX REPLACE "#include \"([^\"]+)\"" "\\1" _h "${_inc}")
+      if(NOT EXISTS ${_srcdir}/${_h})
+        message(FATAL_ERROR "jetrt kernels: ${JET_EMBED_SOURCE} includes \"${_h}\", not beside it")
+      endif()
+      file(READ ${_srcdir}/${_h} _htext)
+      string(REPLACE "${_inc}" "/* ${_h} */\n${_htext}" _text "${_text}")
+    endforeach()
+    set(_nvrtc_src ${JET_EMBED_OUTPUT}.nvrtc.cu)
+    file(WRITE ${_nvrtc_src} "${_text}")
+    _jet_embed(${_nvrtc_src} TRUE)
     set(src_ref "(const char *)${sym}_blob${i}, ${_bytes}u")
     math(EXPR kib "(${_size} * 10 + 512) / 1024")
     string(REGEX REPLACE "([0-9])$" ".\\1" kib "${kib}")
@@ -220,12 +235,16 @@ function(jetrt_add_kernels target)
 
     set(images "")
     set(outputs "")
+    # Headers beside the module (the only includes a module may have) are inputs too.
+    get_filename_component(srcdir ${src} DIRECTORY)
+    file(GLOB local_headers ${srcdir}/*.h ${srcdir}/*.cuh)
+    set(deps ${src} ${local_headers})
     foreach(a IN LISTS K_ARCHS)
       set(out ${outdir}/${cname}.sm_${a}.cubin)
       add_custom_command(OUTPUT ${out}
         COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -cubin -arch=sm_${a} --std=c++17 ${K_NVCC_FLAGS}
                 -o ${out} ${src}
-        DEPENDS ${src}
+        DEPENDS ${deps}
         COMMENT "nvcc ${name} -> sm_${a} cubin" VERBATIM)
       list(APPEND images "cubin|${a}|${out}")
       list(APPEND outputs ${out})
@@ -238,7 +257,7 @@ function(jetrt_add_kernels target)
       add_custom_command(OUTPUT ${out}
         COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -ptx -arch=compute_${K_PTX_ARCH} --std=c++17
                 ${K_NVCC_FLAGS} -o ${out} ${src}
-        DEPENDS ${src}
+        DEPENDS ${deps}
         COMMENT "nvcc ${name} -> compute_${K_PTX_ARCH} ptx" VERBATIM)
       list(APPEND images "ptx|${K_PTX_ARCH}|${out}")
       list(APPEND outputs ${out})
@@ -261,10 +280,10 @@ set(JET_EMBED_OUTPUT \"${outdir}/${cname}_images.c\")
     set(gen ${outdir}/${cname}_images.c)
     add_custom_command(OUTPUT ${gen}
       COMMAND ${CMAKE_COMMAND} -DJET_EMBED_MANIFEST=${manifest} -P ${_JETRT_KERNELS_SCRIPT}
-      DEPENDS ${outputs} ${src} ${manifest} ${_JETRT_KERNELS_SCRIPT}
+      DEPENDS ${outputs} ${deps} ${manifest} ${_JETRT_KERNELS_SCRIPT}
       COMMENT "embedding kernel module ${name}" VERBATIM)
     # .incbin'd files are invisible to the compiler's dependency scan.
-    set_source_files_properties(${gen} PROPERTIES OBJECT_DEPENDS "${outputs};${src}")
+    set_source_files_properties(${gen} PROPERTIES OBJECT_DEPENDS "${outputs};${deps}")
     target_sources(${target} PRIVATE ${gen})
     string(APPEND header "extern const jet_kernel_image_set ${sym};\n")
   endforeach()

@@ -121,6 +121,9 @@ jet_status jet__stream_enter(jet_stream s, const struct jet_context_s *ctx, cuda
 
 /* ------------------------------------------------------------ context */
 
+#include <pthread.h>
+#define JET__BUILTIN_MAX 16
+
 struct jet_context_s {
   jet__handle h;
   int device;
@@ -129,6 +132,12 @@ struct jet_context_s {
   jet__platform platform;
   atomic_int live_objects; /* handles created from this context, default streams excluded */
   struct jet_stream_s default_streams[2]; /* indexed by jet_default_stream */
+  /* jetrt's own kernel modules, loaded on first use (jet__builtin_kernel). */
+  pthread_mutex_t builtin_lock;
+  struct {
+    const jet_kernel_image_set *set;
+    struct jet_module_s *mod;
+  } builtins[JET__BUILTIN_MAX];
 };
 
 /* jet_device_query without the public argument checks; @fn names the caller. */
@@ -139,6 +148,23 @@ jet_status jet__ctx_activate(struct jet_context_s *ctx, const char *fn);
 
 /* Validate @ctx and make its device current. */
 jet_status jet__ctx_enter(jet_context ctx, const char *fn);
+
+/* ------------------------------------------------------------ jetrt's own kernels */
+
+/* The kernel @name of jetrt's module @set on @ctx. The first call on a context
+ * loads the module (cubin, else PTX, else NVRTC, per the policy and JET_JIT);
+ * it stays loaded until jet_context_destroy. Thread-safe. */
+jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                               const char *name, jet_kernel *out, const char *fn);
+
+/* Unload the context's built-in modules (jet_context_destroy). */
+void jet__builtins_release(struct jet_context_s *ctx);
+
+/* cuLaunchKernel on a stream already resolved (jet__stream_enter) with a kernel
+ * from jet__builtin_kernel: the launch path of jetrt's own operations, without
+ * jet_launch's argument checks (the operation did its own). */
+jet_status jet__launch(cudaStream_t s, jet_kernel k, jet_dim3 grid, jet_dim3 block,
+                       size_t shared_bytes, void **args, const char *fn);
 
 /* ------------------------------------------------------------ driver API */
 

@@ -123,6 +123,7 @@ jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
     free(ctx);
     return st;
   }
+  pthread_mutex_init(&ctx->builtin_lock, NULL);
   ctx->default_streams[JET_STREAM_LEGACY].cu = cudaStreamLegacy;
   ctx->default_streams[JET_STREAM_PER_THREAD].cu = cudaStreamPerThread;
   for (int k = 0; k < 2 && st == JET_STATUS_OK; k++) {
@@ -134,6 +135,7 @@ jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
       if (ctx->default_streams[k].h.type) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
     jet__handle_unregister(&ctx->h);
     release_device(d.device);
+    pthread_mutex_destroy(&ctx->builtin_lock);
     free(ctx);
     return st;
   }
@@ -151,6 +153,8 @@ jet_status jet_context_destroy(jet_context ctx) {
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "%d object(s) created from this context are still alive; destroy them first",
                       live);
+  jet__builtins_release(ctx);
+  pthread_mutex_destroy(&ctx->builtin_lock);
   for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
   jet__handle_unregister(&ctx->h);
   release_device(ctx->device);

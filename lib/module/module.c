@@ -262,13 +262,13 @@ static jet_status run_plan(const jet__driver_api *api, const jet_kernel_image_se
   return st;
 }
 
-jet_status jet_module_load(jet_context ctx, const jet_kernel_image_set *set,
-                           const jet_module_options *opt, jet_module *out) {
+/* Load @set on @ctx. @owned: the module belongs to the context (jetrt's own
+ * modules): not counted as a live object, released by jet_context_destroy. */
+static jet_status module_load(jet_context ctx, const jet_kernel_image_set *set,
+                              const jet_module_options *opt, int owned, jet_module *out,
+                              const char *fn) {
   double t0 = now_ms();
-  JET__ARG(out, "out is NULL");
-  *out = NULL;
-  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
-  JET__TRY(jet__set_check(set, __func__));
+  JET__TRY(jet__set_check(set, fn));
   jet_module_options o = {0, JET_KERNEL_PATH_AUTO, NULL};
   if (opt) o = *opt;
   JET__ARG(!(o.flags & ~ALL_FLAGS), "unknown module flags 0x%x", o.flags & ~ALL_FLAGS);
@@ -280,23 +280,23 @@ jet_status jet_module_load(jet_context ctx, const jet_kernel_image_set *set,
            o.path == JET_KERNEL_PATH_PTX ? "PTX" : "NVRTC");
 
   load_cfg cfg;
-  JET__TRY(make_cfg(ctx, &o, &cfg, __func__));
+  JET__TRY(make_cfg(ctx, &o, &cfg, fn));
   jet__plan plan;
-  JET__TRY(jet__select(set, &cfg.sel, &plan, __func__));
+  JET__TRY(jet__select(set, &cfg.sel, &plan, fn));
 
   const jet__driver_api *api;
-  JET__TRY(jet__driver(&api, __func__));
-  JET__TRY(jet__ctx_activate(ctx, __func__));
+  JET__TRY(jet__driver(&api, fn));
+  JET__TRY(jet__ctx_activate(ctx, fn));
   /* Make sure the runtime's primary context exists and is current: modules
    * must live where the runtime's streams run. */
   JET__CUDA(cudaFree, (NULL));
 
   struct jet_module_s *m = calloc(1, sizeof *m);
-  if (!m) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory for a module");
+  if (!m) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a module");
   m->set = set;
   snprintf(m->info.name, sizeof m->info.name, "%s", set->name);
   m->info.device_sm = cfg.sel.device_sm;
-  jet_status st = run_plan(api, set, &cfg, &plan, &m->cu, &m->info, __func__);
+  jet_status st = run_plan(api, set, &cfg, &plan, &m->cu, &m->info, fn);
   if (st != JET_STATUS_OK) {
     free(m);
     return st;
@@ -304,9 +304,10 @@ jet_status jet_module_load(jet_context ctx, const jet_kernel_image_set *set,
   if (pthread_mutex_init(&m->lock, NULL) != 0) {
     api->cuModuleUnload(m->cu);
     free(m);
-    return jet__error(JET_STATUS_INTERNAL, __func__, "pthread_mutex_init failed");
+    return jet__error(JET_STATUS_INTERNAL, fn, "pthread_mutex_init failed");
   }
-  st = jet__handle_register(&m->h, JET__H_MODULE, ctx, __func__);
+  st = owned ? jet__handle_register_embedded(&m->h, JET__H_MODULE, ctx, fn)
+             : jet__handle_register(&m->h, JET__H_MODULE, ctx, fn);
   if (st != JET_STATUS_OK) {
     pthread_mutex_destroy(&m->lock);
     api->cuModuleUnload(m->cu);
@@ -321,9 +322,15 @@ jet_status jet_module_load(jet_context ctx, const jet_kernel_image_set *set,
   return JET_STATUS_OK;
 }
 
-jet_status jet_module_destroy(jet_module m) {
-  if (!m) return JET_STATUS_OK;
-  JET__TRY(jet__handle_check(m, JET__H_MODULE, __func__, "module"));
+jet_status jet_module_load(jet_context ctx, const jet_kernel_image_set *set,
+                           const jet_module_options *opt, jet_module *out) {
+  JET__ARG(out, "out is NULL");
+  *out = NULL;
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  return module_load(ctx, set, opt, 0, out, __func__);
+}
+
+static jet_status module_free(jet_module m, int owned, const char *fn) {
   for (struct jet_kernel_s *k = m->kernels, *next; k; k = next) {
     next = k->next;
     jet__handle_unregister_embedded(&k->h);
@@ -331,15 +338,74 @@ jet_status jet_module_destroy(jet_module m) {
   }
   m->kernels = NULL;
   struct jet_context_s *ctx = m->h.ctx;
-  jet__handle_unregister(&m->h);
+  if (owned)
+    jet__handle_unregister_embedded(&m->h);
+  else
+    jet__handle_unregister(&m->h);
   pthread_mutex_destroy(&m->lock);
   CUmodule cu = m->cu;
   free(m);
   const jet__driver_api *api;
-  JET__TRY(jet__driver(&api, __func__));
-  JET__TRY(jet__ctx_activate(ctx, __func__));
+  JET__TRY(jet__driver(&api, fn));
+  JET__TRY(jet__ctx_activate(ctx, fn));
   CUresult r = api->cuModuleUnload(cu);
-  if (r != CUDA_SUCCESS) return jet__cu_error(r, __func__, "cuModuleUnload", NULL, NULL);
+  if (r != CUDA_SUCCESS) return jet__cu_error(r, fn, "cuModuleUnload", NULL, NULL);
+  return JET_STATUS_OK;
+}
+
+jet_status jet_module_destroy(jet_module m) {
+  if (!m) return JET_STATUS_OK;
+  JET__TRY(jet__handle_check(m, JET__H_MODULE, __func__, "module"));
+  for (int i = 0; i < JET__BUILTIN_MAX; i++)
+    if (m->h.ctx->builtins[i].mod == m)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__,
+                        "module '%s' is jetrt's own and belongs to its context", m->info.name);
+  return module_free(m, 0, __func__);
+}
+
+/* ------------------------------------------------------------ jetrt's own modules */
+
+jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                               const char *name, jet_kernel *out, const char *fn) {
+  jet_module m = NULL;
+  jet_status st = JET_STATUS_OK;
+  pthread_mutex_lock(&ctx->builtin_lock);
+  int i = 0;
+  while (i < JET__BUILTIN_MAX && ctx->builtins[i].set && ctx->builtins[i].set != set) i++;
+  if (i == JET__BUILTIN_MAX)
+    st = jet__error(JET_STATUS_INTERNAL, fn, "more than %d built-in modules", JET__BUILTIN_MAX);
+  else if (ctx->builtins[i].set)
+    m = ctx->builtins[i].mod;
+  else if ((st = module_load(ctx, set, NULL, 1, &m, fn)) == JET_STATUS_OK) {
+    ctx->builtins[i].set = set;
+    ctx->builtins[i].mod = m;
+  }
+  pthread_mutex_unlock(&ctx->builtin_lock);
+  if (st != JET_STATUS_OK) return st;
+  st = jet_module_kernel(m, name, out);
+  if (st != JET_STATUS_OK) jet__error_set_hint("built-in module '%s' used by %s", set->name, fn);
+  return st;
+}
+
+void jet__builtins_release(struct jet_context_s *ctx) {
+  for (int i = 0; i < JET__BUILTIN_MAX && ctx->builtins[i].set; i++) {
+    (void)module_free(ctx->builtins[i].mod, 1, "jet_context_destroy");
+    ctx->builtins[i].set = NULL;
+    ctx->builtins[i].mod = NULL;
+  }
+}
+
+jet_status jet__launch(cudaStream_t s, jet_kernel k, jet_dim3 grid, jet_dim3 block,
+                       size_t shared_bytes, void **args, const char *fn) {
+  const jet__driver_api *api;
+  JET__TRY(jet__driver(&api, fn));
+  CUresult r = api->cuLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                   (unsigned)shared_bytes, (CUstream)s, args, NULL);
+  if (r != CUDA_SUCCESS)
+    return jet__cu_error(r, fn, "cuLaunchKernel", NULL,
+                         "kernel '%s', grid (%u, %u, %u), block (%u, %u, %u), %zu shared bytes",
+                         k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                         shared_bytes);
   return JET_STATUS_OK;
 }
 
