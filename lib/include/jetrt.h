@@ -24,5 +24,11 @@
 #include "jetrt/graph.h"
 #include "jetrt/module.h"
 #include "jetrt/image.h"
+#include "jetrt/color.h"
+#include "jetrt/resize.h"
+#include "jetrt/filter.h"
+#include "jetrt/geometry.h"
+#include "jetrt/reduce.h"
+#include "jetrt/dnn.h"
 
 #endif /* JETRT_H */
