@@ -1,0 +1,232 @@
+/*
+ * geometry: flip, rotate by 180, transpose and rotate by 90/270 of
+ * single-plane unsubsampled images (pixels of 1, 2, 3, 4 or 12 bytes).
+ * Pure data movement: every output byte is a copy of an input byte.
+ *
+ * Flip / rotate 180 (jet_flip_v<BPP>, jet_flip_p<BPP>_u<U>): each thread
+ * moves one "chunk" per row: 16 bytes (48 for 3- and 12-byte pixels, the
+ * smallest multiple of 16 holding whole pixels) with uint4 loads and stores,
+ * reversing the pixels inside the chunk in registers for a horizontal flip.
+ * Needs 16-byte aligned pointers and pitches and a row length that is a
+ * whole number of chunks; otherwise the per-pixel kernel copies BPP/U units
+ * of U bytes per pixel.
+ *
+ * Transpose / rotate 90 / 270 (jet_rot<BPP>[_u<U>]): one block of 32x8
+ * threads moves a TILE x TILE pixel tile through shared memory, so global
+ * reads run along source rows and writes along destination rows. For 1- and
+ * 2-byte pixels a thread moves 4-byte packs (V = 4 / BPP pixels) and the tile
+ * grows to 32*V pixels, so every access is a 4-byte word; rows are padded by
+ * one word (by one pixel for 3/12 bytes) against bank conflicts. The
+ * destination of source pixel (sx, sy) is (fsy ? h-1-sy : sy, fsx ? w-1-sx : sx):
+ * transpose (0,0), rotate 90 (0,1), rotate 270 (1,0).
+ */
+
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+/* ------------------------------------------------------------ flip */
+
+/* Reverse the pixels of a chunk of NW words. */
+template <int BPP, int NW>
+__device__ __forceinline__ void reverse_px(const u32 *in, u32 *out) {
+  const int P = NW * 4 / BPP;
+#pragma unroll
+  for (int i = 0; i < NW; i++) {
+    if (BPP % 4 == 0) {
+      const int o = 4 * i, q = o / BPP, k = o % BPP;
+      out[i] = in[((P - 1 - q) * BPP + k) / 4];
+    } else {
+      u32 r = 0;
+#pragma unroll
+      for (int b = 0; b < 4; b++) {
+        const int o = 4 * i + b, q = o / BPP, k = o % BPP, s = (P - 1 - q) * BPP + k;
+        r |= ((in[s >> 2] >> ((s & 3) * 8)) & 0xffu) << (8 * b);
+      }
+      out[i] = r;
+    }
+  }
+}
+
+template <int BPP>
+__device__ __forceinline__ void flip_vec(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
+                                         u64 dp, int nchunks, int h, int fx, int fy) {
+  const int C = (BPP == 3 || BPP == 12) ? 48 : 16, NV = C / 16, NW = C / 4;
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= nchunks) return;
+  const int sj = fx ? nchunks - 1 - j : j;
+  const int step = gridDim.y * blockDim.y;
+  /* Two rows per iteration: both loads are in flight before either store. */
+  for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < h; y += 2 * step) {
+    const int y2 = y + step;
+    const bool two = y2 < h;
+    u32 a[NW], b[NW];
+    const int sy = fy ? h - 1 - y : y, sy2 = fy ? h - 1 - y2 : y2;
+    const uint4 *s = (const uint4 *)(src + (u64)sy * sp + (u64)sj * C);
+#pragma unroll
+    for (int k = 0; k < NV; k++) {
+      uint4 v = s[k];
+      a[4 * k] = v.x, a[4 * k + 1] = v.y, a[4 * k + 2] = v.z, a[4 * k + 3] = v.w;
+    }
+    if (two) {
+      const uint4 *s2 = (const uint4 *)(src + (u64)sy2 * sp + (u64)sj * C);
+#pragma unroll
+      for (int k = 0; k < NV; k++) {
+        uint4 v = s2[k];
+        b[4 * k] = v.x, b[4 * k + 1] = v.y, b[4 * k + 2] = v.z, b[4 * k + 3] = v.w;
+      }
+    }
+    u32 ra[NW], rb[NW];
+    if (fx) {
+      reverse_px<BPP, NW>(a, ra);
+      reverse_px<BPP, NW>(b, rb);
+    } else {
+#pragma unroll
+      for (int k = 0; k < NW; k++) ra[k] = a[k], rb[k] = b[k];
+    }
+    uint4 *d = (uint4 *)(dst + (u64)y * dp + (u64)j * C);
+#pragma unroll
+    for (int k = 0; k < NV; k++) d[k] = make_uint4(ra[4 * k], ra[4 * k + 1], ra[4 * k + 2], ra[4 * k + 3]);
+    if (two) {
+      uint4 *d2 = (uint4 *)(dst + (u64)y2 * dp + (u64)j * C);
+#pragma unroll
+      for (int k = 0; k < NV; k++)
+        d2[k] = make_uint4(rb[4 * k], rb[4 * k + 1], rb[4 * k + 2], rb[4 * k + 3]);
+    }
+  }
+}
+
+/* One pixel: BPP bytes in units of U bytes (U divides BPP and the alignment). */
+template <int BPP, int U>
+__device__ __forceinline__ void copy_px(u8 *d, const u8 *s) {
+  if (U == 4) {
+#pragma unroll
+    for (int k = 0; k < BPP / 4; k++) ((u32 *)d)[k] = ((const u32 *)s)[k];
+  } else if (U == 2) {
+#pragma unroll
+    for (int k = 0; k < BPP / 2; k++) ((u16 *)d)[k] = ((const u16 *)s)[k];
+  } else {
+#pragma unroll
+    for (int k = 0; k < BPP; k++) d[k] = s[k];
+  }
+}
+
+template <int BPP, int U>
+__device__ __forceinline__ void flip_px(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
+                                        u64 dp, int w, int h, int fx, int fy) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= w) return;
+  const int sx = fx ? w - 1 - x : x;
+  for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < h; y += gridDim.y * blockDim.y) {
+    const int sy = fy ? h - 1 - y : y;
+    copy_px<BPP, U>(dst + (u64)y * dp + (u64)x * BPP, src + (u64)sy * sp + (u64)sx * BPP);
+  }
+}
+
+#define JET_FLIP_V(BPP)                                                                         \
+  extern "C" __global__ void __launch_bounds__(256) jet_flip_v##BPP(                            \
+      const u8 *src, u64 sp, u8 *dst, u64 dp, int nchunks, int h, int fx, int fy) {             \
+    flip_vec<BPP>(src, sp, dst, dp, nchunks, h, fx, fy);                                        \
+  }
+#define JET_FLIP_P(BPP, U)                                                                      \
+  extern "C" __global__ void __launch_bounds__(256) jet_flip_p##BPP##_u##U(                     \
+      const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h, int fx, int fy) {                   \
+    flip_px<BPP, U>(src, sp, dst, dp, w, h, fx, fy);                                            \
+  }
+
+JET_FLIP_V(1)
+JET_FLIP_V(2)
+JET_FLIP_V(3)
+JET_FLIP_V(4)
+JET_FLIP_V(12)
+JET_FLIP_P(1, 1)
+JET_FLIP_P(2, 2)
+JET_FLIP_P(3, 1)
+JET_FLIP_P(4, 1)
+JET_FLIP_P(4, 4)
+JET_FLIP_P(12, 4)
+
+/* ------------------------------------------------------------ transpose, rotate 90/270 */
+
+#define ROT_BX 32
+#define ROT_BY 8
+
+template <int BPP, int U>
+__device__ __forceinline__ void rot_tile(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
+                                         u64 dp, int w, int h, int fsx, int fsy, int svec,
+                                         int dvec) {
+  const int V = BPP < 3 ? 4 / BPP : 1; /* pixels per thread access */
+  const int TILE = 32 * V;
+  const int ROWB = TILE * BPP + (BPP >= 3 ? BPP : 4); /* smem row stride, bytes */
+  __shared__ u32 smem[(TILE * ROWB + 3) / 4];
+  u8 *tile = (u8 *)smem;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int tiles_y = (h + TILE - 1) / TILE;
+  const int X0 = blockIdx.x * TILE;
+  /* Source tile column range -> destination rows; source rows -> destination columns. */
+  const int DY0 = fsx ? w - X0 - TILE : X0;
+  for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
+    const int Y0 = by * TILE;
+    const int DX0 = fsy ? h - Y0 - TILE : Y0;
+#pragma unroll 4
+    for (int ly = ty; ly < TILE; ly += ROT_BY) {
+      const int sy = Y0 + ly;
+      if (sy >= h) continue; /* not break: unrolled loads stay independent */
+      const u8 *row = src + (u64)sy * sp;
+      const int sx0 = X0 + tx * V;
+      u8 *t = tile + ly * ROWB + tx * V * BPP;
+      if (V > 1 && svec && sx0 + V <= w) {
+        *(u32 *)t = *(const u32 *)(row + (u64)sx0 * BPP);
+      } else {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+          if (sx0 + i < w) copy_px<BPP, (V > 1 ? BPP : U)>(t + i * BPP, row + (u64)(sx0 + i) * BPP);
+      }
+    }
+    __syncthreads();
+    const bool dv = V > 1 && dvec && ((DX0 & (V - 1)) == 0);
+#pragma unroll 4
+    for (int lr = ty; lr < TILE; lr += ROT_BY) {
+      const int dy = DY0 + lr; /* destination row = source column */
+      if (dy < 0 || dy >= w) continue;
+      const int lx = (fsx ? w - 1 - dy : dy) - X0;
+      u8 *row = dst + (u64)dy * dp;
+      const int dx0 = DX0 + tx * V;
+      if (V > 1 && dv && dx0 >= 0 && dx0 + V <= h) {
+        u32 word = 0;
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+          const int ly = (fsy ? h - 1 - (dx0 + i) : dx0 + i) - Y0;
+          const u8 *t = tile + ly * ROWB + lx * BPP;
+          const u32 v = BPP == 1 ? (u32)*t : (u32) * (const u16 *)t;
+          word |= v << (i * 8 * BPP);
+        }
+        *(u32 *)(row + (u64)dx0 * BPP) = word;
+      } else {
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+          const int dx = dx0 + i;
+          if (dx < 0 || dx >= h) continue;
+          const int ly = (fsy ? h - 1 - dx : dx) - Y0;
+          copy_px<BPP, (V > 1 ? BPP : U)>(row + (u64)dx * BPP, tile + ly * ROWB + lx * BPP);
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
+#define JET_ROT(NAME, BPP, U)                                                                   \
+  extern "C" __global__ void __launch_bounds__(ROT_BX * ROT_BY) NAME(                           \
+      const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h, int fsx, int fsy, int svec,         \
+      int dvec) {                                                                               \
+    rot_tile<BPP, U>(src, sp, dst, dp, w, h, fsx, fsy, svec, dvec);                             \
+  }
+
+JET_ROT(jet_rot1, 1, 1)
+JET_ROT(jet_rot2, 2, 2)
+JET_ROT(jet_rot3, 3, 1)
+JET_ROT(jet_rot4, 4, 4)
+JET_ROT(jet_rot4_u1, 4, 1)
+JET_ROT(jet_rot12, 12, 4)
