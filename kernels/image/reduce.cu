@@ -1,0 +1,366 @@
+/*
+ * reduce: per-channel sum / min / max and the GRAY8 histogram, one pass each.
+ *
+ * Work memory layout (lib/image/reduce.c sizes it; zero-filled once by the
+ * caller, left zero-filled by every kernel):
+ *   [0, 4)       u32 ticket counter of jet_reduce_*
+ *   [4, 8)       u32 ticket counter of jet_histogram_u8
+ *   [1024, 2048) u32[256] histogram accumulator
+ *   [2048, ...)  one 64-byte partial result per block of jet_reduce_*
+ *
+ * Both kernels: a grid-stride loop over 16-byte chunks of the rows (48 bytes
+ * for 3-channel formats, so that every lane of a chunk has a fixed channel),
+ * two chunks in flight per thread, then a scalar pass over the row tails (or
+ * everything, when pointers or pitches are not 16-byte aligned). Each block
+ * reduces with warp shuffles and shared memory and stores one partial; the
+ * last block to take a ticket combines the partials in a fixed order (so
+ * results repeat bit for bit), writes the answer and clears the counter.
+ */
+
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#define RED_THREADS 256
+#define RED_WARPS (RED_THREADS / 32)
+#define WORK_HIST_TICKET 1 /* u32 index */
+#define WORK_HIST_ACC 1024 /* bytes */
+#define WORK_PARTIALS 2048 /* bytes */
+
+struct jet_reduce_result_dev { /* jet_reduce_result of jetrt/reduce.h */
+  double sum[4], mean[4], min[4], max[4];
+  u64 count;
+  int channels, reserved;
+};
+
+struct partial { /* 64 bytes */
+  u64 sum[4];    /* u64, or double bits for floats */
+  u32 mn[4], mx[4]; /* u32, or float bits */
+};
+
+/* Sample traits: integer samples sum exactly in u64, floats in double. */
+template <bool F>
+struct acc_t;
+template <>
+struct acc_t<false> {
+  typedef u64 S;
+  typedef u32 M;
+  static __device__ __forceinline__ M lo() { return 0xffffffffu; }
+  static __device__ __forceinline__ M hi() { return 0u; }
+  static __device__ __forceinline__ M mn(M a, M b) { return a < b ? a : b; }
+  static __device__ __forceinline__ M mx(M a, M b) { return a > b ? a : b; }
+  static __device__ __forceinline__ u64 sbits(S s) { return s; }
+  static __device__ __forceinline__ S sfrom(u64 b) { return b; }
+  static __device__ __forceinline__ u32 mbits(M m) { return m; }
+  static __device__ __forceinline__ M mfrom(u32 b) { return b; }
+  static __device__ __forceinline__ double sd(S s) { return (double)s; }
+  static __device__ __forceinline__ double md(M m) { return (double)m; }
+};
+template <>
+struct acc_t<true> {
+  typedef double S;
+  typedef float M;
+  static __device__ __forceinline__ M lo() { return __int_as_float(0x7f800000); }
+  static __device__ __forceinline__ M hi() { return __int_as_float((int)0xff800000u); }
+  static __device__ __forceinline__ M mn(M a, M b) { return fminf(a, b); }
+  static __device__ __forceinline__ M mx(M a, M b) { return fmaxf(a, b); }
+  static __device__ __forceinline__ u64 sbits(S s) { return (u64)__double_as_longlong(s); }
+  static __device__ __forceinline__ S sfrom(u64 b) { return __longlong_as_double((long long)b); }
+  static __device__ __forceinline__ u32 mbits(M m) { return (u32)__float_as_int(m); }
+  static __device__ __forceinline__ M mfrom(u32 b) { return __int_as_float((int)b); }
+  static __device__ __forceinline__ double sd(S s) { return s; }
+  static __device__ __forceinline__ double md(M m) { return (double)m; }
+};
+
+/* Lane k of a chunk of 32-bit words, as the sample type. */
+template <int ES>
+__device__ __forceinline__ u32 lane_u(const u32 *wd, int k) {
+  if (ES == 1) return (wd[k >> 2] >> ((k & 3) * 8)) & 0xffu;
+  if (ES == 2) return (wd[k >> 1] >> ((k & 1) * 16)) & 0xffffu;
+  return wd[k];
+}
+
+/* Walks a flattened rows x per_row item space with a grid stride, keeping
+ * (y, j) without a division per step. */
+struct walker {
+  u32 y, j, qs, rs, per_row;
+  __device__ __forceinline__ void init(u64 start, u64 stride, u32 n) {
+    per_row = n;
+    y = (u32)(start / n), j = (u32)(start % n);
+    qs = (u32)(stride / n), rs = (u32)(stride % n);
+  }
+  __device__ __forceinline__ void next() {
+    j += rs, y += qs;
+    if (j >= per_row) j -= per_row, y++;
+  }
+};
+
+template <int ES, int NC, bool F>
+__device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, int w, int h,
+                                            int vec, u8 *work, jet_reduce_result_dev *out) {
+  typedef acc_t<F> A;
+  typedef typename A::S S;
+  typedef typename A::M M;
+  const int C = NC == 3 ? 48 : 16; /* chunk bytes */
+  const int L = C / ES;            /* lanes (samples) per chunk */
+  const int NW = C / 4;
+  S sum[NC];
+  M mn[NC], mx[NC];
+#pragma unroll
+  for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
+
+  const u64 tid = (u64)blockIdx.x * RED_THREADS + threadIdx.x;
+  const u64 nthreads = (u64)gridDim.x * RED_THREADS;
+  const u32 row_elems = (u32)w * NC; /* < 2^32: the launcher refuses wider rows */
+  const u32 cpr = vec ? (u32)((u64)row_elems * ES / C) : 0u;
+
+  if (cpr) {
+    walker a;
+    a.init(tid, nthreads, cpr);
+    while (a.y < (u32)h) {
+      const uint4 *p0 = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * C);
+      a.next();
+      const bool two = a.y < (u32)h;
+      const uint4 *p1 = (const uint4 *)(src + (u64)(two ? a.y : 0) * sp + (u64)(two ? a.j : 0) * C);
+      if (two) a.next();
+      u32 wd[2][NW];
+#pragma unroll
+      for (int k = 0; k < C / 16; k++) {
+        uint4 v = __ldg(p0 + k);
+        wd[0][4 * k] = v.x, wd[0][4 * k + 1] = v.y, wd[0][4 * k + 2] = v.z, wd[0][4 * k + 3] = v.w;
+      }
+      if (two) {
+#pragma unroll
+        for (int k = 0; k < C / 16; k++) {
+          uint4 v = __ldg(p1 + k);
+          wd[1][4 * k] = v.x, wd[1][4 * k + 1] = v.y, wd[1][4 * k + 2] = v.z, wd[1][4 * k + 3] = v.w;
+        }
+      }
+#pragma unroll
+      for (int q = 0; q < 2; q++) {
+        if (q == 1 && !two) break;
+        if constexpr (F) {
+          float cs[NC];
+#pragma unroll
+          for (int c = 0; c < NC; c++) cs[c] = 0.0f;
+#pragma unroll
+          for (int k = 0; k < L; k++) {
+            const float f = __int_as_float((int)wd[q][k]);
+            cs[k % NC] = __fadd_rn(cs[k % NC], f);
+            mn[k % NC] = A::mn(mn[k % NC], f);
+            mx[k % NC] = A::mx(mx[k % NC], f);
+          }
+#pragma unroll
+          for (int c = 0; c < NC; c++) sum[c] += (S)cs[c];
+        } else {
+          u32 cs[NC];
+#pragma unroll
+          for (int c = 0; c < NC; c++) cs[c] = 0;
+#pragma unroll
+          for (int k = 0; k < L; k++) {
+            const u32 v = lane_u<ES>(wd[q], k);
+            cs[k % NC] += v;
+            mn[k % NC] = A::mn(mn[k % NC], v);
+            mx[k % NC] = A::mx(mx[k % NC], v);
+          }
+#pragma unroll
+          for (int c = 0; c < NC; c++) sum[c] += (S)cs[c];
+        }
+      }
+    }
+  }
+
+  /* Row tails (everything when !vec): one sample per step. */
+  const u32 done = cpr * (u32)L;
+  const u32 tail = row_elems - done;
+  if (tail) {
+    walker a;
+    a.init(tid, nthreads, tail);
+    while (a.y < (u32)h) {
+      const u32 e = done + a.j;
+      const u8 *p = src + (u64)a.y * sp + (u64)e * ES;
+      const int ch = (int)(a.j % NC);
+      a.next();
+      u32 v = ES == 1 ? (u32)*p : ES == 2 ? (u32) * (const u16 *)p : *(const u32 *)p;
+#pragma unroll
+      for (int c = 0; c < NC; c++)
+        if (c == ch) {
+          if constexpr (F) {
+            const float f = __int_as_float((int)v);
+            sum[c] += (S)f;
+            mn[c] = A::mn(mn[c], f);
+            mx[c] = A::mx(mx[c], f);
+          } else {
+            sum[c] += (S)v;
+            mn[c] = A::mn(mn[c], v);
+            mx[c] = A::mx(mx[c], v);
+          }
+        }
+    }
+  }
+
+  /* Block reduction: warp shuffles, then warp results through shared memory. */
+  __shared__ S s_sum[RED_WARPS][NC];
+  __shared__ M s_mn[RED_WARPS][NC], s_mx[RED_WARPS][NC];
+  __shared__ bool s_last;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int c = 0; c < NC; c++) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+      sum[c] += __shfl_down_sync(0xffffffffu, sum[c], o);
+      mn[c] = A::mn(mn[c], __shfl_down_sync(0xffffffffu, mn[c], o));
+      mx[c] = A::mx(mx[c], __shfl_down_sync(0xffffffffu, mx[c], o));
+    }
+    if (lane == 0) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
+  }
+  __syncthreads();
+  partial *parts = (partial *)(work + WORK_PARTIALS);
+  u32 *ticket = (u32 *)work;
+  if (threadIdx.x == 0) {
+    partial pt;
+#pragma unroll
+    for (int c = 0; c < 4; c++) pt.sum[c] = 0, pt.mn[c] = 0, pt.mx[c] = 0;
+#pragma unroll
+    for (int c = 0; c < NC; c++) {
+      S s = s_sum[0][c];
+      M a = s_mn[0][c], b = s_mx[0][c];
+      for (int k = 1; k < RED_WARPS; k++)
+        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
+      pt.sum[c] = A::sbits(s), pt.mn[c] = A::mbits(a), pt.mx[c] = A::mbits(b);
+    }
+    parts[blockIdx.x] = pt;
+    __threadfence();
+    s_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!s_last) return;
+
+  /* The last block: combine the partials in block order per thread. */
+  __threadfence();
+#pragma unroll
+  for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
+  for (u32 b = threadIdx.x; b < gridDim.x; b += RED_THREADS) {
+#pragma unroll
+    for (int c = 0; c < NC; c++) {
+      sum[c] += A::sfrom(__ldcg(&parts[b].sum[c]));
+      mn[c] = A::mn(mn[c], A::mfrom(__ldcg(&parts[b].mn[c])));
+      mx[c] = A::mx(mx[c], A::mfrom(__ldcg(&parts[b].mx[c])));
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < NC; c++) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+      sum[c] += __shfl_down_sync(0xffffffffu, sum[c], o);
+      mn[c] = A::mn(mn[c], __shfl_down_sync(0xffffffffu, mn[c], o));
+      mx[c] = A::mx(mx[c], __shfl_down_sync(0xffffffffu, mx[c], o));
+    }
+  }
+  __syncthreads(); /* s_* of the first reduction are read; reuse them */
+  if (lane == 0)
+#pragma unroll
+    for (int c = 0; c < NC; c++) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const u64 count = (u64)w * (u64)h;
+    jet_reduce_result_dev r;
+#pragma unroll
+    for (int c = 0; c < 4; c++) r.sum[c] = 0.0, r.mean[c] = 0.0, r.min[c] = 0.0, r.max[c] = 0.0;
+#pragma unroll
+    for (int c = 0; c < NC; c++) {
+      S s = s_sum[0][c];
+      M a = s_mn[0][c], b = s_mx[0][c];
+      for (int k = 1; k < RED_WARPS; k++)
+        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
+      r.sum[c] = A::sd(s);
+      r.mean[c] = __ddiv_rn(r.sum[c], (double)count);
+      r.min[c] = A::md(a);
+      r.max[c] = A::md(b);
+    }
+    r.count = count;
+    r.channels = NC;
+    r.reserved = 0;
+    *out = r;
+    atomicExch(ticket, 0u);
+  }
+}
+
+#define JET_REDUCE(NAME, ES, NC, F)                                                             \
+  extern "C" __global__ void __launch_bounds__(RED_THREADS)                                     \
+      NAME(const u8 *src, u64 sp, int w, int h, int vec, u8 *work, jet_reduce_result_dev *out) { \
+    reduce_body<ES, NC, F>(src, sp, w, h, vec, work, out);                                      \
+  }
+
+JET_REDUCE(jet_reduce_u8c1, 1, 1, false)
+JET_REDUCE(jet_reduce_u8c3, 1, 3, false)
+JET_REDUCE(jet_reduce_u8c4, 1, 4, false)
+JET_REDUCE(jet_reduce_u16c1, 2, 1, false)
+JET_REDUCE(jet_reduce_f32c1, 4, 1, true)
+JET_REDUCE(jet_reduce_f32c3, 4, 3, true)
+
+/* ------------------------------------------------------------ histogram */
+
+extern "C" __global__ void __launch_bounds__(RED_THREADS)
+    jet_histogram_u8(const u8 *__restrict__ src, u64 sp, int w, int h, int vec, u8 *work,
+                     u32 *out) {
+  /* One sub-histogram per warp: a flat image region hits one bin from every
+   * lane; separate copies keep warps from contending with each other. */
+  __shared__ u32 sh[RED_WARPS][256];
+  __shared__ bool s_last;
+  const int warp = threadIdx.x >> 5;
+  for (int i = threadIdx.x; i < RED_WARPS * 256; i += RED_THREADS) (&sh[0][0])[i] = 0;
+  __syncthreads();
+  u32 *mine = sh[warp];
+  const u64 tid = (u64)blockIdx.x * RED_THREADS + threadIdx.x;
+  const u64 nthreads = (u64)gridDim.x * RED_THREADS;
+  const u32 cpr = vec ? (u32)w / 16u : 0u;
+  if (cpr) {
+    walker a;
+    a.init(tid, nthreads, cpr);
+    while (a.y < (u32)h) {
+      const uint4 *p0 = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16);
+      a.next();
+      const bool two = a.y < (u32)h;
+      const uint4 *p1 = (const uint4 *)(src + (u64)(two ? a.y : 0) * sp + (u64)(two ? a.j : 0) * 16);
+      if (two) a.next();
+      uint4 v0 = __ldg(p0), v1 = two ? __ldg(p1) : make_uint4(0, 0, 0, 0);
+      const u32 wd[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+#pragma unroll
+      for (int k = 0; k < 8; k++) {
+        if (k == 4 && !two) break;
+#pragma unroll
+        for (int b = 0; b < 4; b++) atomicAdd(&mine[(wd[k] >> (8 * b)) & 0xffu], 1u);
+      }
+    }
+  }
+  const u32 done = cpr * 16u, tail = (u32)w - done;
+  if (tail) {
+    walker a;
+    a.init(tid, nthreads, tail);
+    while (a.y < (u32)h) {
+      const u8 v = src[(u64)a.y * sp + done + a.j];
+      a.next();
+      atomicAdd(&mine[v], 1u);
+    }
+  }
+  __syncthreads();
+  u32 *acc = (u32 *)(work + WORK_HIST_ACC);
+  u32 *ticket = (u32 *)work + WORK_HIST_TICKET;
+  for (int bin = threadIdx.x; bin < 256; bin += RED_THREADS) {
+    u32 v = 0;
+#pragma unroll
+    for (int k = 0; k < RED_WARPS; k++) v += sh[k][bin];
+    if (v) atomicAdd(&acc[bin], v);
+  }
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) s_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!s_last) return;
+  __threadfence();
+  for (int bin = threadIdx.x; bin < 256; bin += RED_THREADS) out[bin] = atomicExch(&acc[bin], 0u);
+  __syncthreads();
+  if (threadIdx.x == 0) atomicExch(ticket, 0u);
+}
