@@ -214,8 +214,10 @@ TEST(gpu_geometry_3840x2160) {
   static const jet_format some_ops[] = {JET_FORMAT_RGB8, JET_FORMAT_RGBF32, JET_FORMAT_GRAY16};
   static const gop some[] = {OP_TRANSPOSE, OP_ROT180, OP_ROT270};
   for (int fi = 0; fi < 3; fi++)
-    for (int o = 0; o < 3; o++)
+    for (int o = 0; o < 3; o++) {
+      if (some_ops[fi] == JET_FORMAT_RGBF32 && o) continue; /* 100 MB a side: keep the test short */
       if (run_case(ctx, s, some_ops[fi], 3840, 2160, some[o], NULL)) return 1;
+    }
   return close_gpu(ctx, s);
 }
 
