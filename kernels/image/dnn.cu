@@ -43,8 +43,9 @@ __device__ __forceinline__ u32 rshift16_clamp8(int a) {
 }
 
 /* The 8-bit R, G, B of source pixel (x, y). */
+template <bool NV12, bool VEC>
 __device__ __forceinline__ void rgb_at(const jet__dnn_params &p, int x, int y, u32 *rgb) {
-  if (p.nv12) {
+  if (NV12) {
     int Y = __ldg(p.src0 + (u64)y * p.src0_pitch + x);
     const u8 *uv = p.src1 + (u64)(y >> 1) * p.src1_pitch + (u64)(x >> 1) * 2;
     int uu = (int)__ldg(uv) - 128, vv = (int)__ldg(uv + 1) - 128;
@@ -54,7 +55,7 @@ __device__ __forceinline__ void rgb_at(const jet__dnn_params &p, int x, int y, u
     rgb[2] = rshift16_clamp8(yy + p.cbu * uu);
   } else {
     const u8 *row = p.src0 + (u64)y * p.src0_pitch;
-    if (p.src_vec) {
+    if (VEC) {
       u32 w = __ldg((const u32 *)row + x);
       rgb[0] = w & 255u;
       rgb[1] = (w >> 8) & 255u;
@@ -68,7 +69,8 @@ __device__ __forceinline__ void rgb_at(const jet__dnn_params &p, int x, int y, u
   }
 }
 
-extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(jet__dnn_params p) {
+template <bool NV12, bool VEC>
+__device__ __forceinline__ void dnn(const jet__dnn_params &p) {
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
   const int tiles_x = (p.dw + TX - 1) / TX;
   const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TX;
@@ -109,10 +111,10 @@ extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(
       const int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
       const u32 ax = (u32)xa[lx], ay = (u32)ya[ly];
       u32 t00[3], t01[3], t10[3], t11[3];
-      rgb_at(p, x0, y0, t00);
-      rgb_at(p, x1, y0, t01);
-      rgb_at(p, x0, y1, t10);
-      rgb_at(p, x1, y1, t11);
+      rgb_at<NV12, VEC>(p, x0, y0, t00);
+      rgb_at<NV12, VEC>(p, x1, y0, t01);
+      rgb_at<NV12, VEC>(p, x0, y1, t10);
+      rgb_at<NV12, VEC>(p, x1, y1, t11);
 #pragma unroll
       for (int c = 0; c < 3; c++) {
         u32 s = (ONE - ay) * ((ONE - ax) * t00[c] + ax * t01[c]) +
@@ -123,4 +125,14 @@ extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(
 #pragma unroll
     for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
   }
+}
+
+/* The source path is chosen once per launch (uniform), not per tap. */
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(jet__dnn_params p) {
+  if (p.nv12)
+    dnn<true, false>(p);
+  else if (p.src_vec)
+    dnn<false, true>(p);
+  else
+    dnn<false, false>(p);
 }

@@ -115,9 +115,9 @@ __device__ __forceinline__ u32 area_w(long long i, long long rdn, long long lo, 
 
 /* ------------------------------------------------------------ pixel access */
 
-template <int C>
-__device__ __forceinline__ void ld8(const u8 *row, int x, int vec, u32 *v) {
-  if (C == 4 && vec) {
+template <int C, bool VEC>
+__device__ __forceinline__ void ld8(const u8 *row, int x, u32 *v) {
+  if (C == 4 && VEC) {
     u32 w = __ldg((const u32 *)row + x);
     v[0] = w & 255u;
     v[1] = (w >> 8) & 255u;
@@ -161,7 +161,7 @@ __device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by) {
   by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
 }
 
-template <int C, int G, int MODE>
+template <int C, int G, int MODE, bool VEC>
 __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
   int bx, by;
@@ -172,7 +172,9 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   if (x >= p.dw) return;
   const int n = min(G, p.dw - x);
   const u32 ONE = JET_RESIZE_ONE;
-#pragma unroll 1
+  /* 4-byte pixels, no area loops: all rows' loads may be in flight at once */
+  constexpr int kUnroll = (G == 1 && MODE != MODE_AREA) ? ROWS : 1;
+#pragma unroll kUnroll
   for (int r = 0; r < ROWS; r++) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
     if (y >= p.dh) break;
@@ -184,17 +186,17 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
 #pragma unroll
         for (int c = 0; c < C; c++) v[c] = 0;
       } else if (MODE == MODE_NEAREST) {
-        ld8<C>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx + g], p.src_vec, v);
+        ld8<C, VEC>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx + g], v);
       } else if (MODE == MODE_LINEAR) {
         int x0 = xs[lx + g], y0 = ys[ly];
         int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
         u32 ax = (u32)xa[lx + g], ay = (u32)ya[ly];
         const u8 *r0 = p.src + (u64)y0 * p.src_pitch, *r1 = p.src + (u64)y1 * p.src_pitch;
         u32 p00[C], p01[C], p10[C], p11[C];
-        ld8<C>(r0, x0, p.src_vec, p00);
-        ld8<C>(r0, x1, p.src_vec, p01);
-        ld8<C>(r1, x0, p.src_vec, p10);
-        ld8<C>(r1, x1, p.src_vec, p11);
+        ld8<C, VEC>(r0, x0, p00);
+        ld8<C, VEC>(r0, x1, p01);
+        ld8<C, VEC>(r1, x0, p10);
+        ld8<C, VEC>(r1, x1, p11);
 #pragma unroll
         for (int c = 0; c < C; c++) {
           u32 t = (ONE - ay) * ((ONE - ax) * p00[c] + ax * p01[c]) +
@@ -216,7 +218,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
           for (long long i = xs[lx + g]; i * p.rdw < hix; i++) {
             const u32 wx = area_w(i, p.rdw, lox, hix);
             u32 q[C];
-            ld8<C>(row, (int)i, p.src_vec, q);
+            ld8<C, VEC>(row, (int)i, q);
 #pragma unroll
             for (int c = 0; c < C; c++) h[c] += (u64)wx * q[c];
           }
@@ -312,8 +314,18 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   }
 }
 
-#define RESIZE_U8(name, C, G, MODE) \
-  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { resize_u8<C, G, MODE>(p); }
+/* The 4-byte load path is chosen once per launch (uniform), not per tap. */
+#define RESIZE_U8(name, C, G, MODE)                                                  \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { \
+    if constexpr (C == 4) {                                                          \
+      if (p.src_vec)                                                                 \
+        resize_u8<C, G, MODE, true>(p);                                              \
+      else                                                                           \
+        resize_u8<C, G, MODE, false>(p);                                             \
+    } else {                                                                         \
+      resize_u8<C, G, MODE, false>(p);                                               \
+    }                                                                                \
+  }
 #define RESIZE_F32(name, C, MODE) \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { resize_f32<C, MODE>(p); }
 
@@ -354,7 +366,7 @@ __device__ __forceinline__ int remap_fixed(float f) {
   return __float2int_rn(__fmul_rn(c, (float)JET_REMAP_SUBPIX));
 }
 
-template <int C, int F32>
+template <int C, int F32, bool VEC>
 __device__ __forceinline__ void remap_px(const jet__remap_params &p, int x, int y) {
   const u8 *mrow = p.map + (u64)y * p.map_pitch;
   float mx, my;
@@ -407,7 +419,7 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, int x, int 
 #pragma unroll
           for (int c = 0; c < C; c++) t[j][i][c] = (u32)p.border_u8[c];
         } else {
-          ld8<C>(p.src + (u64)yi[j] * p.src_pitch, xi[i], p.src_vec, t[j][i]);
+          ld8<C, VEC>(p.src + (u64)yi[j] * p.src_pitch, xi[i], t[j][i]);
         }
       }
     const u32 S = JET_REMAP_SUBPIX, ux = (u32)ax, uy = (u32)ay;
@@ -423,7 +435,7 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, int x, int 
 }
 
 /* One pixel per thread per row, ROWS rows TY apart; tiles as for resize. */
-template <int C, int F32>
+template <int C, int F32, bool VEC>
 __device__ __forceinline__ void remap(const jet__remap_params &p) {
   int tiles_x = (p.dw + TX - 1) / TX;
   int x = (int)(blockIdx.x % (unsigned)tiles_x) * TX + threadIdx.x;
@@ -433,12 +445,21 @@ __device__ __forceinline__ void remap(const jet__remap_params &p) {
   for (int r = 0; r < ROWS; r++) {
     int y = by + threadIdx.y + r * TY;
     if (y >= p.dh) break;
-    remap_px<C, F32>(p, x, y);
+    remap_px<C, F32, VEC>(p, x, y);
   }
 }
 
-#define REMAP(name, C, F32) \
-  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__remap_params p) { remap<C, F32>(p); }
+#define REMAP(name, C, F32)                                                         \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__remap_params p) { \
+    if constexpr (C == 4) {                                                         \
+      if (p.src_vec)                                                                \
+        remap<C, F32, true>(p);                                                     \
+      else                                                                          \
+        remap<C, F32, false>(p);                                                    \
+    } else {                                                                        \
+      remap<C, F32, false>(p);                                                      \
+    }                                                                               \
+  }
 
 REMAP(jet_remap_u8c1, 1, 0)
 REMAP(jet_remap_u8c3, 3, 0)
