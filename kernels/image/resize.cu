@@ -1,0 +1,468 @@
+/*
+ * resize: nearest, bilinear and area resize, and bilinear remap, for the
+ * pixel formats (8-bit with 1, 3 or 4 channels; float with 1 or 3). The
+ * arithmetic is color_coeffs.h's, bit for bit for 8-bit results.
+ *
+ * Resize. A block of 32 x 8 threads writes a tile of 32*G columns by 32 rows;
+ * each thread a group of G consecutive pixels (G = 4 for 1- and 3-channel
+ * 8-bit, so that a group is 4 or 12 bytes, stored as 32-bit words) in 4 rows
+ * 8 apart, so a warp covers one contiguous stretch of a row. The per-column
+ * and per-row source coordinates (64-bit divisions) are computed once per
+ * block into shared memory. Blocks are numbered along one grid axis (tiles in
+ * row-major order), so no image size runs into the 65535 limit of grid y.
+ *
+ * Float sums (bilinear, area, remap) carry their rounding error along
+ * (compensated products and sums with explicitly rounded intrinsics, which no
+ * compiler contracts), so the result is the exactly rounded value of the
+ * reference's formula for all practical purposes.
+ */
+#include "color_coeffs.h"
+#include "resize_params.h"
+
+typedef unsigned char u8;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#define TX JET_RS_TX
+#define TY JET_RS_TY
+#define ROWS JET_RS_ROWS
+#define TH (TY * ROWS)
+
+#define MODE_NEAREST 0
+#define MODE_LINEAR 1
+#define MODE_AREA 2
+
+/* ------------------------------------------------------------ float sums */
+
+struct df {
+  float hi, lo;
+};
+
+__device__ __forceinline__ void df_add(df &a, float b) {
+  float s = __fadd_rn(a.hi, b);
+  float bb = __fsub_rn(s, a.hi);
+  float err = __fadd_rn(__fsub_rn(a.hi, __fsub_rn(s, bb)), __fsub_rn(b, bb));
+  a.hi = s;
+  a.lo = __fadd_rn(a.lo, err);
+}
+
+/* a += x * y with the product's rounding error kept. */
+__device__ __forceinline__ void df_add_prod(df &a, float x, float y) {
+  float p = __fmul_rn(x, y);
+  float e = __fmaf_rn(x, y, -p);
+  df_add(a, p);
+  a.lo = __fadd_rn(a.lo, e);
+}
+
+__device__ __forceinline__ float df_value(df a) { return __fadd_rn(a.hi, a.lo); }
+
+/* ------------------------------------------------------------ coordinates */
+
+/* color_coeffs.h: bilinear source index and Q11 fraction of destination d. */
+__device__ __forceinline__ void lin_coord(int d, int dn, int sn, int &s0, int &frac) {
+  long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn;
+  long long x0 = 0, ax = 0;
+  if (n > 0) {
+    x0 = n / den;
+    ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
+  }
+  if (x0 >= sn - 1) {
+    x0 = sn - 1;
+    ax = 0;
+  }
+  s0 = (int)x0;
+  frac = (int)ax;
+}
+
+__device__ __forceinline__ int nearest_index(int d, int dn, int sn) {
+  return (int)(((2LL * d + 1) * sn) / (2LL * dn));
+}
+
+/* Fill the block's column and row tables: nearest index, bilinear (index,
+ * fraction) or the first source index of the area window. */
+template <int MODE>
+__device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx, int by, int tw,
+                                            int *xs, int *xa, int *ys, int *ya) {
+  int tid = threadIdx.y * TX + threadIdx.x;
+  for (int i = tid; i < tw + TH; i += TX * TY) {
+    int col = i < tw;
+    int d = col ? bx + i : by + (i - tw);
+    int dn = col ? p.dw : p.dh, sn = col ? p.sw : p.sh;
+    if (d >= dn) continue;
+    int s = 0, f = 0;
+    if (MODE == MODE_NEAREST)
+      s = nearest_index(d, dn, sn);
+    else if (MODE == MODE_LINEAR)
+      lin_coord(d, dn, sn, s, f);
+    else
+      s = (int)(((long long)d * (col ? p.rsw : p.rsh)) / (col ? p.rdw : p.rdh));
+    if (col) {
+      xs[i] = s;
+      xa[i] = f;
+    } else {
+      ys[i - tw] = s;
+      ya[i - tw] = f;
+    }
+  }
+}
+
+/* Area window weights: source index i overlaps destination d by
+ * min((i+1)*rdn, hi) - max(i*rdn, lo), lo = d*rsn, hi = lo + rsn. */
+__device__ __forceinline__ u32 area_w(long long i, long long rdn, long long lo, long long hi) {
+  long long a = i * rdn, b = a + rdn;
+  return (u32)((b < hi ? b : hi) - (a > lo ? a : lo));
+}
+
+/* ------------------------------------------------------------ pixel access */
+
+template <int C, bool VEC>
+__device__ __forceinline__ void ld8(const u8 *row, int x, u32 *v) {
+  if (C == 4 && VEC) {
+    u32 w = __ldg((const u32 *)row + x);
+    v[0] = w & 255u;
+    v[1] = (w >> 8) & 255u;
+    v[2] = (w >> 16) & 255u;
+    v[3] = w >> 24;
+  } else {
+    const u8 *q = row + (u64)x * C;
+#pragma unroll
+    for (int c = 0; c < C; c++) v[c] = __ldg(q + c);
+  }
+}
+
+template <int C>
+__device__ __forceinline__ void ldf(const u8 *row, int x, float *v) {
+  const float *q = (const float *)row + (u64)x * C;
+#pragma unroll
+  for (int c = 0; c < C; c++) v[c] = __ldg(q + c);
+}
+
+/* Store n (<= G) pixels of C bytes; whole groups as 32-bit words where aligned. */
+template <int C, int G>
+__device__ __forceinline__ void st8(u8 *q, const u8 *out, int n, int vec) {
+  if ((G * C) % 4 == 0 && vec && n == G) {
+#pragma unroll
+    for (int w = 0; w < G * C / 4; w++)
+      ((u32 *)q)[w] = (u32)out[4 * w] | ((u32)out[4 * w + 1] << 8) | ((u32)out[4 * w + 2] << 16) |
+                      ((u32)out[4 * w + 3] << 24);
+  } else {
+#pragma unroll
+    for (int i = 0; i < G * C; i++)
+      if (i < n * C) q[i] = out[i];
+  }
+}
+
+/* ------------------------------------------------------------ resize */
+
+/* The tile of this block: blocks run along grid x in row-major tile order. */
+__device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by) {
+  int tiles_x = (dw + tw - 1) / tw;
+  bx = (int)(blockIdx.x % (unsigned)tiles_x) * tw;
+  by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
+}
+
+template <int C, int G, int MODE, bool VEC>
+__device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
+  __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
+  int bx, by;
+  tile_of(p.dw, TX * G, bx, by);
+  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya);
+  __syncthreads();
+  const int lx = threadIdx.x * G, x = bx + lx;
+  if (x >= p.dw) return;
+  const int n = min(G, p.dw - x);
+  const u32 ONE = JET_RESIZE_ONE;
+  /* 4-byte pixels, no area loops: all rows' loads may be in flight at once */
+  constexpr int kUnroll = (G == 1 && MODE != MODE_AREA) ? ROWS : 1;
+#pragma unroll kUnroll
+  for (int r = 0; r < ROWS; r++) {
+    const int ly = threadIdx.y + r * TY, y = by + ly;
+    if (y >= p.dh) break;
+    u8 out[G * C];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      u32 v[C];
+      if (g >= n) {
+#pragma unroll
+        for (int c = 0; c < C; c++) v[c] = 0;
+      } else if (MODE == MODE_NEAREST) {
+        ld8<C, VEC>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx + g], v);
+      } else if (MODE == MODE_LINEAR) {
+        int x0 = xs[lx + g], y0 = ys[ly];
+        int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
+        u32 ax = (u32)xa[lx + g], ay = (u32)ya[ly];
+        const u8 *r0 = p.src + (u64)y0 * p.src_pitch, *r1 = p.src + (u64)y1 * p.src_pitch;
+        u32 p00[C], p01[C], p10[C], p11[C];
+        ld8<C, VEC>(r0, x0, p00);
+        ld8<C, VEC>(r0, x1, p01);
+        ld8<C, VEC>(r1, x0, p10);
+        ld8<C, VEC>(r1, x1, p11);
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+          u32 t = (ONE - ay) * ((ONE - ax) * p00[c] + ax * p01[c]) +
+                  ay * ((ONE - ax) * p10[c] + ax * p11[c]);
+          v[c] = (t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
+        }
+      } else {
+        const long long lox = (long long)(x + g) * p.rsw, hix = lox + p.rsw;
+        const long long loy = (long long)y * p.rsh, hiy = loy + p.rsh;
+        u64 s[C];
+#pragma unroll
+        for (int c = 0; c < C; c++) s[c] = 0;
+        for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
+          const u32 wy = area_w(j, p.rdh, loy, hiy);
+          const u8 *row = p.src + (u64)j * p.src_pitch;
+          u64 h[C];
+#pragma unroll
+          for (int c = 0; c < C; c++) h[c] = 0;
+          for (long long i = xs[lx + g]; i * p.rdw < hix; i++) {
+            const u32 wx = area_w(i, p.rdw, lox, hix);
+            u32 q[C];
+            ld8<C, VEC>(row, (int)i, q);
+#pragma unroll
+            for (int c = 0; c < C; c++) h[c] += (u64)wx * q[c];
+          }
+#pragma unroll
+          for (int c = 0; c < C; c++) s[c] += wy * h[c];
+        }
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+          if (p.area_wide)
+            v[c] = (u32)((2 * s[c] + p.area_d) / (2 * p.area_d));
+          else
+            v[c] = (2u * (u32)s[c] + (u32)p.area_d) / (2u * (u32)p.area_d);
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < C; c++) out[g * C + c] = (u8)v[c];
+    }
+    st8<C, G>(p.dst + (u64)y * p.dst_pitch + (u64)x * C, out, n, p.dst_vec);
+  }
+}
+
+template <int C, int MODE>
+__device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
+  __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
+  int bx, by;
+  tile_of(p.dw, TX, bx, by);
+  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya);
+  __syncthreads();
+  const int lx = threadIdx.x, x = bx + lx;
+  if (x >= p.dw) return;
+  const float ONE = (float)JET_RESIZE_ONE;
+#pragma unroll 1
+  for (int r = 0; r < ROWS; r++) {
+    const int ly = threadIdx.y + r * TY, y = by + ly;
+    if (y >= p.dh) break;
+    float v[C];
+    if (MODE == MODE_NEAREST) {
+      ldf<C>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx], v);
+    } else if (MODE == MODE_LINEAR) {
+      int x0 = xs[lx], y0 = ys[ly];
+      int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
+      float ax = (float)xa[lx], ay = (float)ya[ly];
+      /* integer weights (ONE - a) * (ONE - b) <= 2^22: exact in float */
+      float w00 = __fmul_rn(ONE - ax, ONE - ay), w01 = __fmul_rn(ax, ONE - ay);
+      float w10 = __fmul_rn(ONE - ax, ay), w11 = __fmul_rn(ax, ay);
+      const u8 *r0 = p.src + (u64)y0 * p.src_pitch, *r1 = p.src + (u64)y1 * p.src_pitch;
+      float p00[C], p01[C], p10[C], p11[C];
+      ldf<C>(r0, x0, p00);
+      ldf<C>(r0, x1, p01);
+      ldf<C>(r1, x0, p10);
+      ldf<C>(r1, x1, p11);
+#pragma unroll
+      for (int c = 0; c < C; c++) {
+        df s = {0.0f, 0.0f};
+        df_add_prod(s, w00, p00[c]);
+        df_add_prod(s, w01, p01[c]);
+        df_add_prod(s, w10, p10[c]);
+        df_add_prod(s, w11, p11[c]);
+        v[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
+      }
+    } else {
+      const long long lox = (long long)x * p.rsw, hix = lox + p.rsw;
+      const long long loy = (long long)y * p.rsh, hiy = loy + p.rsh;
+      df s[C];
+#pragma unroll
+      for (int c = 0; c < C; c++) s[c].hi = s[c].lo = 0.0f;
+      for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
+        const float wy = (float)area_w(j, p.rdh, loy, hiy);
+        const u8 *row = p.src + (u64)j * p.src_pitch;
+        df h[C];
+#pragma unroll
+        for (int c = 0; c < C; c++) h[c].hi = h[c].lo = 0.0f;
+        for (long long i = xs[lx]; i * p.rdw < hix; i++) {
+          const float wx = (float)area_w(i, p.rdw, lox, hix);
+          float q[C];
+          ldf<C>(row, (int)i, q);
+#pragma unroll
+          for (int c = 0; c < C; c++) df_add_prod(h[c], wx, q[c]);
+        }
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+          df_add_prod(s[c], wy, h[c].hi);
+          df_add_prod(s[c], wy, h[c].lo);
+        }
+      }
+      const float D = (float)p.area_d;
+#pragma unroll
+      for (int c = 0; c < C; c++) v[c] = __fdiv_rn(df_value(s[c]), D);
+    }
+    float *q = (float *)(p.dst + (u64)y * p.dst_pitch) + (u64)x * C;
+#pragma unroll
+    for (int c = 0; c < C; c++) q[c] = v[c];
+  }
+}
+
+/* The 4-byte load path is chosen once per launch (uniform), not per tap. */
+#define RESIZE_U8(name, C, G, MODE)                                                  \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { \
+    if constexpr (C == 4) {                                                          \
+      if (p.src_vec)                                                                 \
+        resize_u8<C, G, MODE, true>(p);                                              \
+      else                                                                           \
+        resize_u8<C, G, MODE, false>(p);                                             \
+    } else {                                                                         \
+      resize_u8<C, G, MODE, false>(p);                                               \
+    }                                                                                \
+  }
+#define RESIZE_F32(name, C, MODE) \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { resize_f32<C, MODE>(p); }
+
+RESIZE_U8(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST)
+RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
+RESIZE_U8(jet_resize_u8c1_area, 1, 4, MODE_AREA)
+RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
+RESIZE_U8(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR)
+RESIZE_U8(jet_resize_u8c3_area, 3, 4, MODE_AREA)
+RESIZE_U8(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST)
+RESIZE_U8(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR)
+RESIZE_U8(jet_resize_u8c4_area, 4, 1, MODE_AREA)
+RESIZE_F32(jet_resize_f32c1_nearest, 1, MODE_NEAREST)
+RESIZE_F32(jet_resize_f32c1_linear, 1, MODE_LINEAR)
+RESIZE_F32(jet_resize_f32c1_area, 1, MODE_AREA)
+RESIZE_F32(jet_resize_f32c3_nearest, 3, MODE_NEAREST)
+RESIZE_F32(jet_resize_f32c3_linear, 3, MODE_LINEAR)
+RESIZE_F32(jet_resize_f32c3_area, 3, MODE_AREA)
+
+/* ------------------------------------------------------------ remap */
+
+/* The border rule of tests/ref (ref_border_index); -1 for constant outside. */
+__device__ __forceinline__ int border_index(int i, int n, int border) {
+  if ((unsigned)i < (unsigned)n) return i;
+  if (border == 0) return i < 0 ? 0 : n - 1;
+  if (border == 1) {
+    if (n == 1) return 0;
+    int per = 2 * (n - 1), t = i < 0 ? -i : i;
+    t %= per;
+    return t >= n ? per - t : t;
+  }
+  return -1;
+}
+
+/* color_coeffs.h: clamp (NaN goes to -LIMIT), then round half to even in 1/SUBPIX units. */
+__device__ __forceinline__ int remap_fixed(float f) {
+  float c = fminf(fmaxf(f, -JET_REMAP_COORD_LIMIT), JET_REMAP_COORD_LIMIT);
+  return __float2int_rn(__fmul_rn(c, (float)JET_REMAP_SUBPIX));
+}
+
+template <int C, int F32, bool VEC>
+__device__ __forceinline__ void remap_px(const jet__remap_params &p, int x, int y) {
+  const u8 *mrow = p.map + (u64)y * p.map_pitch;
+  float mx, my;
+  if (p.map_vec) {
+    float2 m = __ldg((const float2 *)mrow + x);
+    mx = m.x;
+    my = m.y;
+  } else {
+    mx = __ldg((const float *)mrow + 2 * x);
+    my = __ldg((const float *)mrow + 2 * x + 1);
+  }
+  const int X = remap_fixed(mx), Y = remap_fixed(my);
+  const int x0 = X >> JET_REMAP_BITS, y0 = Y >> JET_REMAP_BITS;
+  const int ax = X & (JET_REMAP_SUBPIX - 1), ay = Y & (JET_REMAP_SUBPIX - 1);
+  const int xi[2] = {border_index(x0, p.sw, p.border), border_index(x0 + 1, p.sw, p.border)};
+  const int yi[2] = {border_index(y0, p.sh, p.border), border_index(y0 + 1, p.sh, p.border)};
+  if (F32) {
+    float t[2][2][C];
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        if (xi[i] < 0 || yi[j] < 0) {
+#pragma unroll
+          for (int c = 0; c < C; c++) t[j][i][c] = p.border_f[c];
+        } else {
+          ldf<C>(p.src + (u64)yi[j] * p.src_pitch, xi[i], t[j][i]);
+        }
+      }
+    const float S = (float)JET_REMAP_SUBPIX, fx = (float)ax, fy = (float)ay;
+    const float w00 = __fmul_rn(S - fx, S - fy), w01 = __fmul_rn(fx, S - fy);
+    const float w10 = __fmul_rn(S - fx, fy), w11 = __fmul_rn(fx, fy);
+    float *q = (float *)(p.dst + (u64)y * p.dst_pitch) + (u64)x * C;
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      df s = {0.0f, 0.0f};
+      df_add_prod(s, w00, t[0][0][c]);
+      df_add_prod(s, w01, t[0][1][c]);
+      df_add_prod(s, w10, t[1][0][c]);
+      df_add_prod(s, w11, t[1][1][c]);
+      q[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_REMAP_BITS)));
+    }
+  } else {
+    u32 t[2][2][C];
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        if (xi[i] < 0 || yi[j] < 0) {
+#pragma unroll
+          for (int c = 0; c < C; c++) t[j][i][c] = (u32)p.border_u8[c];
+        } else {
+          ld8<C, VEC>(p.src + (u64)yi[j] * p.src_pitch, xi[i], t[j][i]);
+        }
+      }
+    const u32 S = JET_REMAP_SUBPIX, ux = (u32)ax, uy = (u32)ay;
+    u8 out[C];
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      u32 v = (S - uy) * ((S - ux) * t[0][0][c] + ux * t[0][1][c]) +
+              uy * ((S - ux) * t[1][0][c] + ux * t[1][1][c]);
+      out[c] = (u8)((v + (1u << (2 * JET_REMAP_BITS - 1))) >> (2 * JET_REMAP_BITS));
+    }
+    st8<C, 1>(p.dst + (u64)y * p.dst_pitch + (u64)x * C, out, 1, p.dst_vec);
+  }
+}
+
+/* One pixel per thread per row, ROWS rows TY apart; tiles as for resize. */
+template <int C, int F32, bool VEC>
+__device__ __forceinline__ void remap(const jet__remap_params &p) {
+  int tiles_x = (p.dw + TX - 1) / TX;
+  int x = (int)(blockIdx.x % (unsigned)tiles_x) * TX + threadIdx.x;
+  int by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
+  if (x >= p.dw) return;
+#pragma unroll 1
+  for (int r = 0; r < ROWS; r++) {
+    int y = by + threadIdx.y + r * TY;
+    if (y >= p.dh) break;
+    remap_px<C, F32, VEC>(p, x, y);
+  }
+}
+
+#define REMAP(name, C, F32)                                                         \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__remap_params p) { \
+    if constexpr (C == 4) {                                                         \
+      if (p.src_vec)                                                                \
+        remap<C, F32, true>(p);                                                     \
+      else                                                                          \
+        remap<C, F32, false>(p);                                                    \
+    } else {                                                                        \
+      remap<C, F32, false>(p);                                                      \
+    }                                                                               \
+  }
+
+REMAP(jet_remap_u8c1, 1, 0)
+REMAP(jet_remap_u8c3, 3, 0)
+REMAP(jet_remap_u8c4, 4, 0)
+REMAP(jet_remap_f32c1, 1, 1)
+REMAP(jet_remap_f32c3, 3, 1)

@@ -1,0 +1,59 @@
+/*
+ * kernels/image/resize_params.h - launch parameters of the resize, remap and
+ * DNN-preprocess kernels (kernels/image/resize.cu, dnn.cu), shared with their
+ * C launchers (lib/image/resize.c, dnn.c). Plain C, no includes, so the one
+ * layout compiles as C and as CUDA; each kernel takes one of these by value.
+ */
+#ifndef JET_KERNELS_IMAGE_RESIZE_PARAMS_H
+#define JET_KERNELS_IMAGE_RESIZE_PARAMS_H
+
+/* Block shape and work per thread, shared so that the launchers size the
+ * grids the kernels expect: a block is JET_RS_TX x JET_RS_TY threads; each
+ * thread writes JET_RS_ROWS rows (JET_RS_TY apart) of a group of
+ * consecutive pixels (4 for GRAY8 and RGB8 resize, else 1). */
+#define JET_RS_TX 32
+#define JET_RS_TY 8
+#define JET_RS_ROWS 4
+
+typedef struct jet__resize_params {
+  const unsigned char *src;
+  unsigned char *dst;
+  unsigned long long src_pitch, dst_pitch;
+  int sw, sh, dw, dh;
+  int src_vec, dst_vec; /* 1: 4-byte accesses of pixels are aligned (pointer and pitch) */
+  /* area: sizes divided by gcd(sw, dw) and gcd(sh, dh); area_d = rsw * rsh;
+   * area_wide: 1 when 8-bit sums need 64 bits (510 * area_d + area_d >= 2^32) */
+  int rsw, rdw, rsh, rdh;
+  unsigned long long area_d;
+  int area_wide;
+} jet__resize_params;
+
+typedef struct jet__remap_params {
+  const unsigned char *src;
+  unsigned char *dst;
+  const unsigned char *map; /* float (x, y) pairs, one per destination pixel */
+  unsigned long long src_pitch, dst_pitch, map_pitch;
+  int sw, sh, dw, dh;
+  int border;               /* jet_border */
+  int src_vec, dst_vec;     /* as above */
+  int map_vec;              /* 1: map pointer and pitch are 8-byte aligned */
+  float border_f[4];        /* constant border, float formats */
+  int border_u8[4];         /* constant border, 8-bit formats: clamp8(llround(v)) */
+} jet__remap_params;
+
+typedef struct jet__dnn_params {
+  const unsigned char *src0, *src1; /* RGBA8: src0; NV12: Y, interleaved U,V */
+  unsigned long long src0_pitch, src1_pitch;
+  float *dst[3];                    /* planes receiving R, G, B (swapped for BGR) */
+  unsigned long long dst_pitch[3];
+  int sw, sh, dw, dh;
+  int ox, oy, cw, ch;               /* content rectangle (letterbox) */
+  int nv12;
+  int src_vec;                      /* RGBA8: 4-byte aligned pointer and pitch */
+  float scale[3];                   /* out = fma(S, scale, bias), S the Q22 bilinear sum */
+  float bias[3];
+  float pad[3];                     /* final values outside the content rectangle */
+  int cy, crv, cgu, cgv, cbu, yoff; /* NV12: the color_coeffs.h row */
+} jet__dnn_params;
+
+#endif /* JET_KERNELS_IMAGE_RESIZE_PARAMS_H */

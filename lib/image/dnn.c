@@ -1,0 +1,111 @@
+/*
+ * jet_dnn_preprocess: argument checks, the letterbox rectangle and the
+ * normalisation constants on the host, then one kernel (kernels/image/dnn.cu).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "image_internal.h"
+#include "jetrt_kernels.h"
+#include "../../kernels/image/color_coeffs.h"
+#include "../../kernels/image/resize_params.h"
+
+static const int cc_rows[4][6] = {
+#define JET__CC_ROW(m, r, cy, crv, cgu, cgv, cbu, yr, yg, yb, ur, ug, ub, vr, vg, vb, yoff) \
+  {cy, crv, cgu, cgv, cbu, yoff},
+    JET_CC_TABLE(JET__CC_ROW)
+#undef JET__CC_ROW
+};
+
+static jet_status check_params(const jet_dnn_params *p, const char *fn) {
+  if (!p) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "params are NULL");
+  if (p->matrix != JET_COLOR_BT601 && p->matrix != JET_COLOR_BT709)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "unknown colour matrix %d", (int)p->matrix);
+  if (p->range != JET_COLOR_RANGE_LIMITED && p->range != JET_COLOR_RANGE_FULL)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "unknown colour range %d", (int)p->range);
+  if ((p->letterbox != 0 && p->letterbox != 1) || (p->bgr != 0 && p->bgr != 1))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "letterbox (%d) and bgr (%d) must be 0 or 1",
+                      p->letterbox, p->bgr);
+  for (int c = 0; c < 3; c++) {
+    if (!isfinite(p->stddev[c]) || p->stddev[c] == 0.0f)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "stddev[%d] = %g: needs a finite non-zero value",
+                        c, (double)p->stddev[c]);
+    if (!isfinite(p->mean[c]) || !isfinite(p->pad[c]))
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "mean[%d] = %g, pad[%d] = %g: need finite values",
+                        c, (double)p->mean[c], c, (double)p->pad[c]);
+  }
+  return JET_STATUS_OK;
+}
+
+/* The letterbox rule of ref_image.h (ref_letterbox_rect), 64-bit. */
+static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn_params *k) {
+  long long w = dw, h = dh;
+  if (letterbox) {
+    if ((long long)dw * sh <= (long long)dh * sw) {
+      h = ((long long)sh * dw + sw / 2) / sw;
+    } else {
+      w = ((long long)sw * dh + sh / 2) / sh;
+    }
+    if (w < 1) w = 1;
+    if (h < 1) h = 1;
+  }
+  k->cw = (int)w;
+  k->ch = (int)h;
+  k->ox = (int)((dw - w) / 2);
+  k->oy = (int)((dh - h) / 2);
+}
+
+jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
+                              const jet_dnn_params *p) {
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_DNN, __func__));
+  JET__TRY(check_params(p, __func__));
+  const jet__image_layout *sl = &src->layout, *dl = &dst->layout;
+  unsigned long long tx = ((unsigned long long)dl->width + JET_RS_TX - 1) / JET_RS_TX;
+  unsigned long long ty = ((unsigned long long)dl->height + JET_RS_TY * JET_RS_ROWS - 1) /
+                          (JET_RS_TY * JET_RS_ROWS);
+  if (tx * ty > 0x7fffffffull)
+    return jet__error(JET_STATUS_UNSUPPORTED, __func__,
+                      "destination %dx%d needs %llu blocks, over 2^31-1", dl->width, dl->height,
+                      tx * ty);
+  cudaStream_t cu;
+  JET__TRY(jet__stream_enter(stream, src->h.ctx, &cu, __func__));
+
+  jet__dnn_params k;
+  memset(&k, 0, sizeof k);
+  k.nv12 = sl->format == JET_FORMAT_NV12;
+  k.src0 = src->plane[0];
+  k.src0_pitch = sl->plane[0].pitch;
+  if (k.nv12) {
+    k.src1 = src->plane[1];
+    k.src1_pitch = sl->plane[1].pitch;
+    const int *row = cc_rows[2 * (p->matrix == JET_COLOR_BT709) + (p->range == JET_COLOR_RANGE_FULL)];
+    k.cy = row[0];
+    k.crv = row[1];
+    k.cgu = row[2];
+    k.cgv = row[3];
+    k.cbu = row[4];
+    k.yoff = row[5];
+  }
+  k.src_vec = (uintptr_t)k.src0 % 4 == 0 && k.src0_pitch % 4 == 0;
+  k.sw = sl->width;
+  k.sh = sl->height;
+  k.dw = dl->width;
+  k.dh = dl->height;
+  content_rect(k.sw, k.sh, k.dw, k.dh, p->letterbox, &k);
+  for (int c = 0; c < 3; c++) {
+    int plane = p->bgr ? 2 - c : c;
+    k.dst[c] = dst->plane[plane];
+    k.dst_pitch[c] = dl->plane[plane].pitch;
+    double sd = p->stddev[c], mean = p->mean[c];
+    /* out = S * scale + bias with S the exact Q22 sum of 0..255 values */
+    k.scale[c] = (float)(1.0 / ((double)(1 << (2 * JET_RESIZE_FRAC_BITS)) * 255.0 * sd));
+    k.bias[c] = (float)(-mean / sd);
+    k.pad[c] = (float)(((double)p->pad[c] / 255.0 - mean) / sd);
+  }
+  jet_dim3 grid = {(unsigned)(tx * ty), 1, 1}, block = {JET_RS_TX, JET_RS_TY, 1};
+  jet_kernel kern;
+  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_dnn, "jet_dnn_preprocess_kernel", &kern,
+                               __func__));
+  void *args[] = {&k};
+  return jet__launch(cu, kern, grid, block, 0, args, __func__);
+}

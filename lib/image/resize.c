@@ -1,0 +1,205 @@
+/*
+ * jet_resize and jet_remap: argument checks, then one kernel launch from the
+ * built-in module kernels/image/resize.cu.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "image_internal.h"
+#include "jetrt_kernels.h"
+#include "../../kernels/image/resize_params.h"
+
+/* Kernel name suffix of a pixel format: channels and element type. */
+static const char *pixel_kind(jet_format f, int *channels, int *is_float) {
+  const jet_format_desc *d = jet__format(f);
+  *channels = d->channels;
+  *is_float = d->elem == JET_ELEM_F32;
+  switch (f) {
+    case JET_FORMAT_GRAY8: return "u8c1";
+    case JET_FORMAT_RGB8:
+    case JET_FORMAT_BGR8: return "u8c3";
+    case JET_FORMAT_RGBA8:
+    case JET_FORMAT_BGRA8: return "u8c4";
+    case JET_FORMAT_GRAYF32: return "f32c1";
+    default: return "f32c3"; /* RGBF32: the only other format the checks let through */
+  }
+}
+
+static int aligned4(const void *p, size_t pitch) {
+  return (uintptr_t)p % 4 == 0 && pitch % 4 == 0;
+}
+
+static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
+  while (b) {
+    unsigned long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* Blocks along grid x, one per tile of @tile_w x (TY*ROWS) pixels. */
+static jet_status grid_for(int dw, int dh, int tile_w, jet_dim3 *grid, const char *fn) {
+  unsigned long long tx = ((unsigned long long)dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
+  unsigned long long ty = ((unsigned long long)dh + JET_RS_TY * JET_RS_ROWS - 1) /
+                          (JET_RS_TY * JET_RS_ROWS);
+  if (tx * ty > 0x7fffffffull)
+    return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
+                      dw, dh, tx * ty);
+  grid->x = (unsigned)(tx * ty);
+  grid->y = grid->z = 1;
+  return JET_STATUS_OK;
+}
+
+static const jet_dim3 block_dim = {JET_RS_TX, JET_RS_TY, 1};
+
+jet_status jet_resize(jet_stream stream, jet_image src, jet_image dst, jet_interp interp) {
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_RESIZE, __func__));
+  static const char *const mode_names[] = {"nearest", "linear", "area"};
+  JET__ARG(interp == JET_INTERP_NEAREST || interp == JET_INTERP_LINEAR || interp == JET_INTERP_AREA,
+           "unknown interpolation %d", (int)interp);
+  const jet__image_layout *sl = &src->layout, *dl = &dst->layout;
+  if (interp == JET_INTERP_AREA && (dl->width > sl->width || dl->height > sl->height))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__,
+                      "area resize only downscales: %dx%d -> %dx%d; use JET_INTERP_LINEAR to enlarge",
+                      sl->width, sl->height, dl->width, dl->height);
+  cudaStream_t cu;
+  JET__TRY(jet__stream_enter(stream, src->h.ctx, &cu, __func__));
+
+  int channels, is_float;
+  const char *kind = pixel_kind(sl->format, &channels, &is_float);
+  jet__resize_params p;
+  memset(&p, 0, sizeof p);
+  p.src = src->plane[0];
+  p.dst = dst->plane[0];
+  p.src_pitch = sl->plane[0].pitch;
+  p.dst_pitch = dl->plane[0].pitch;
+  p.sw = sl->width;
+  p.sh = sl->height;
+  p.dw = dl->width;
+  p.dh = dl->height;
+  p.src_vec = aligned4(p.src, sl->plane[0].pitch);
+  p.dst_vec = aligned4(p.dst, dl->plane[0].pitch);
+  if (interp == JET_INTERP_AREA) {
+    unsigned long long gx = gcd_ull((unsigned)p.sw, (unsigned)p.dw);
+    unsigned long long gy = gcd_ull((unsigned)p.sh, (unsigned)p.dh);
+    p.rsw = (int)((unsigned)p.sw / gx);
+    p.rdw = (int)((unsigned)p.dw / gx);
+    p.rsh = (int)((unsigned)p.sh / gy);
+    p.rdh = (int)((unsigned)p.dh / gy);
+    /* both < 2^31, so the product fits 64 bits; 511 * D < 2^32 keeps 8-bit sums in 32 bits */
+    p.area_d = (unsigned long long)p.rsw * (unsigned long long)p.rsh;
+    p.area_wide = p.area_d >= 0xffffffffull / 511;
+  }
+  char name[48];
+  snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
+  int group = (!is_float && channels != 4) ? 4 : 1;
+  jet_dim3 grid;
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, &grid, __func__));
+  jet_kernel k;
+  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
+  void *args[] = {&p};
+  return jet__launch(cu, k, grid, block_dim, 0, args, __func__);
+}
+
+static int ranges_overlap(uintptr_t a, size_t na, uintptr_t b, size_t nb) {
+  return a < b + nb && b < a + na;
+}
+
+/* The device address of the map, after checking the device can read it. */
+static jet_status map_device_ptr(const struct jet_context_s *ctx, const float *map,
+                                 const float **out, const char *fn) {
+  struct cudaPointerAttributes a;
+  memset(&a, 0, sizeof a);
+  cudaError_t e = cudaPointerGetAttributes(&a, map);
+  if (e != cudaSuccess)
+    return jet__cuda_error(e, fn, "cudaPointerGetAttributes", NULL, "map %p", (const void *)map);
+  *out = map;
+  switch (a.type) {
+    case cudaMemoryTypeDevice:
+      if (a.device != ctx->device)
+        return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                          "map %p is memory of device %d, the context's is %d", (const void *)map,
+                          a.device, ctx->device);
+      return JET_STATUS_OK;
+    case cudaMemoryTypeManaged: return JET_STATUS_OK;
+    case cudaMemoryTypeHost:
+      if (!a.devicePointer)
+        return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                          "map %p is pinned host memory that is not mapped for the device",
+                          (const void *)map);
+      *out = a.devicePointer;
+      return JET_STATUS_OK;
+    default:
+      if (ctx->info.pageable_memory_access) return JET_STATUS_OK;
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "map %p is pageable host memory, which this device cannot read; "
+                        "use device, managed or mapped pinned memory",
+                        (const void *)map);
+  }
+}
+
+jet_status jet_remap(jet_stream stream, jet_image src, jet_image dst, const float *map,
+                     size_t map_pitch, jet_border border, const double border_value[4]) {
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_REMAP, __func__));
+  JET__ARG(map, "map is NULL");
+  JET__ARG(border == JET_BORDER_REPLICATE || border == JET_BORDER_REFLECT_101 ||
+               border == JET_BORDER_CONSTANT,
+           "unknown border mode %d", (int)border);
+  const jet__image_layout *sl = &src->layout, *dl = &dst->layout;
+  size_t row = (size_t)dl->width * 8, extent;
+  if (map_pitch == 0) map_pitch = row;
+  JET__ARG(map_pitch >= row && map_pitch % 4 == 0,
+           "map pitch %zu: needs >= %zu (8 bytes per destination pixel) and a multiple of 4",
+           map_pitch, row);
+  JET__ARG((uintptr_t)map % 4 == 0, "map %p is not aligned to a float", (const void *)map);
+  if (!jet__mul_ok(map_pitch, (size_t)dl->height - 1, &extent) ||
+      !jet__add_ok(extent, row, &extent) || !jet__add_ok((uintptr_t)map, extent, &(size_t){0}))
+    return jet__error(JET_STATUS_OVERFLOW, __func__, "map of %d rows of pitch %zu overflows",
+                      dl->height, map_pitch);
+  for (int i = 0; i < dl->planes; i++)
+    if (ranges_overlap((uintptr_t)map, extent, (uintptr_t)dst->plane[i], dl->plane[i].extent))
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__,
+                        "map overlaps the destination image; remap cannot write its own map");
+  int channels, is_float;
+  const char *kind = pixel_kind(sl->format, &channels, &is_float);
+  jet__remap_params p;
+  memset(&p, 0, sizeof p);
+  for (int c = 0; c < channels && border == JET_BORDER_CONSTANT; c++) {
+    double v = border_value ? border_value[c] : 0.0;
+    if (is_float) {
+      p.border_f[c] = (float)v;
+      continue;
+    }
+    JET__ARG(!isnan(v), "border value %d is NaN, which has no 8-bit value", c);
+    p.border_u8[c] = v <= 0 ? 0 : v >= 255 ? 255 : (int)llround(v);
+  }
+  cudaStream_t cu;
+  JET__TRY(jet__stream_enter(stream, src->h.ctx, &cu, __func__));
+  const float *dmap = NULL;
+  JET__TRY(map_device_ptr(src->h.ctx, map, &dmap, __func__));
+
+  p.src = src->plane[0];
+  p.dst = dst->plane[0];
+  p.map = (const unsigned char *)dmap;
+  p.src_pitch = sl->plane[0].pitch;
+  p.dst_pitch = dl->plane[0].pitch;
+  p.map_pitch = map_pitch;
+  p.sw = sl->width;
+  p.sh = sl->height;
+  p.dw = dl->width;
+  p.dh = dl->height;
+  p.border = (int)border;
+  p.src_vec = aligned4(p.src, sl->plane[0].pitch);
+  p.dst_vec = aligned4(p.dst, dl->plane[0].pitch);
+  p.map_vec = (uintptr_t)dmap % 8 == 0 && map_pitch % 8 == 0;
+  char name[32];
+  snprintf(name, sizeof name, "jet_remap_%s", kind);
+  jet_dim3 grid;
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, &grid, __func__));
+  jet_kernel k;
+  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
+  void *args[] = {&p};
+  return jet__launch(cu, k, grid, block_dim, 0, args, __func__);
+}

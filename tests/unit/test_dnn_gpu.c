@@ -1,0 +1,250 @@
+/* jet_dnn_preprocess against ref_dnn_preprocess on fresh random frames:
+ * NV12 and RGBA8, letterbox on and off, RGB and BGR planes, every matrix and
+ * range, created and padded wrapped layouts, poisoned outputs; and the
+ * bad-input statuses. */
+#include <math.h>
+#include <stdint.h>
+
+#include "test_resize_util.h"
+
+static void random_params(jet_dnn_params *p, ref_dnn_params *r, int letterbox, int bgr) {
+  memset(p, 0, sizeof *p);
+  p->matrix = (jet_color_matrix)(jt_rand() & 1);
+  p->range = (jet_color_range)(jt_rand() & 1);
+  p->letterbox = letterbox;
+  p->bgr = bgr;
+  for (int c = 0; c < 3; c++) {
+    p->pad[c] = (float)jtr_uniform(0.0, 255.0);
+    p->mean[c] = (float)jtr_uniform(0.0, 1.0);
+    p->stddev[c] = (float)jtr_uniform(0.05, 1.0);
+  }
+  r->matrix = p->matrix;
+  r->range = p->range;
+  r->letterbox = p->letterbox;
+  r->bgr = p->bgr;
+  memcpy(r->pad, p->pad, sizeof r->pad);
+  memcpy(r->mean, p->mean, sizeof r->mean);
+  memcpy(r->stddev, p->stddev, sizeof r->stddev);
+}
+
+static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh, int dw, int dh,
+                    int letterbox, int bgr, int which) {
+  ref_image src, exp, got;
+  CHECK(ref_image_alloc(&src, f, sw, sh, jt_rand() % 40) == 0);
+  CHECK(ref_image_alloc(&exp, JET_FORMAT_RGBF32P, dw, dh, 0) == 0);
+  CHECK(ref_image_alloc(&got, JET_FORMAT_RGBF32P, dw, dh, 0) == 0);
+  ref_image_randomize(&src, jt_rand);
+  jtr_image s, d;
+  /* 0: created; 1: padded pitches, aligned; 2: odd source pitch and pointer */
+  CHECK(jtr_make(ctx, &src, which == 0 ? -1 : which == 1 ? 64 : 13, which == 2 ? 1 : 0, 1, &s) == 0);
+  CHECK(jtr_make(ctx, &exp, which == 0 ? -1 : which == 1 ? 12 : 4, which == 2 ? 4 : 0, 0, &d) == 0);
+  CHECK(jtr_poison(&d) == 0);
+  jet_dnn_params p;
+  ref_dnn_params rp;
+  random_params(&p, &rp, letterbox, bgr);
+  CHECK_OK(jet_dnn_preprocess(st, s.img, d.img, &p));
+  memset(&p, 0x5A, sizeof p); /* the call copied what it needs */
+  CHECK_OK(jet_stream_synchronize(st));
+  CHECK(ref_dnn_preprocess(&src, &exp, &rp) == 0);
+  CHECK(jtr_fetch(&d, &got) == 0);
+  char why[256];
+  CHECK_MSG(!ref_image_compare(&got, &exp, 1e-5, why, sizeof why),
+            "%s %dx%d -> %dx%d letterbox %d bgr %d matrix %d range %d layout %d: %s",
+            jet_format_name(f), sw, sh, dw, dh, letterbox, bgr, (int)rp.matrix, (int)rp.range,
+            which, why);
+  jtr_free(&s);
+  jtr_free(&d);
+  ref_image_free(&src);
+  ref_image_free(&exp);
+  ref_image_free(&got);
+  return 0;
+}
+
+/* sw, sh, dw, dh; NV12 sources need even sizes. */
+static const int small_pairs[][4] = {{2, 2, 1, 1},   {2, 2, 3, 2},    {18, 10, 40, 23},
+                                     {18, 10, 2, 3}, {18, 10, 17, 9}, {40, 24, 9, 17},
+                                     {2, 8, 5, 5}};
+
+static int dnn_format(jet_format f) {
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  jet_stream_desc sd = {JET_STREAM_NON_BLOCKING, 0};
+  CHECK_OK(jet_stream_create(ctx, &sd, &st));
+  if (f == JET_FORMAT_RGBA8) {
+    CHECK(dnn_case(ctx, st, f, 1, 1, 1, 1, 0, 0, 0) == 0);
+    CHECK(dnn_case(ctx, st, f, 1, 1, 2, 3, 1, 1, 1) == 0);
+    CHECK(dnn_case(ctx, st, f, 17, 9, 40, 23, 1, 0, 2) == 0);
+  }
+  int k = 0;
+  for (size_t i = 0; i < sizeof small_pairs / sizeof small_pairs[0]; i++)
+    for (int lb = 0; lb < 2; lb++)
+      for (int bgr = 0; bgr < 2; bgr++, k++)
+        CHECK(dnn_case(ctx, st, f, small_pairs[i][0], small_pairs[i][1], small_pairs[i][2],
+                       small_pairs[i][3], lb, bgr, k % 3) == 0);
+  /* camera frames to network inputs */
+  CHECK(dnn_case(ctx, st, f, 1920, 1080, 640, 640, 1, 0, 0) == 0);
+  CHECK(dnn_case(ctx, st, f, 1920, 1080, 640, 640, 0, 1, 1) == 0);
+  CHECK(dnn_case(ctx, st, f, 1922, 1082, 641, 361, 1, 1, 2) == 0);
+  CHECK(dnn_case(ctx, st, f, 3840, 2160, 1024, 576, 0, 0, 1) == 0);
+  CHECK(dnn_case(ctx, st, f, 3840, 2160, 512, 512, 1, 1, 0) == 0);
+  CHECK(dnn_case(ctx, st, f, 640, 360, 1920, 1080, 1, 0, 2) == 0); /* upscale */
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+TEST(gpu_dnn_preprocess_nv12) {
+  REQUIRE_GPU();
+  return dnn_format(JET_FORMAT_NV12);
+}
+
+TEST(gpu_dnn_preprocess_rgba8) {
+  REQUIRE_GPU();
+  return dnn_format(JET_FORMAT_RGBA8);
+}
+
+/* The letterbox rectangle itself: the padding (exact values) surrounds the
+ * content exactly where ref_letterbox_rect says. */
+TEST(gpu_dnn_preprocess_letterbox_pad_exact) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_context_default_stream(ctx, JET_STREAM_PER_THREAD, &st));
+  static const int cases[][4] = {{1920, 1080, 640, 640}, {1080, 1920, 640, 640}, {4, 2, 3, 7}};
+  for (int i = 0; i < 3; i++) {
+    int sw = cases[i][0], sh = cases[i][1], dw = cases[i][2], dh = cases[i][3];
+    ref_image src, got;
+    CHECK(ref_image_alloc(&src, JET_FORMAT_RGBA8, sw, sh, 0) == 0);
+    CHECK(ref_image_alloc(&got, JET_FORMAT_RGBF32P, dw, dh, 0) == 0);
+    ref_image_randomize(&src, jt_rand);
+    jtr_image s, d;
+    CHECK(jtr_make(ctx, &src, -1, 0, 1, &s) == 0);
+    CHECK(jtr_make(ctx, &got, -1, 0, 0, &d) == 0);
+    CHECK(jtr_poison(&d) == 0);
+    jet_dnn_params p;
+    ref_dnn_params rp;
+    random_params(&p, &rp, 1, (int)(jt_rand() & 1));
+    CHECK_OK(jet_dnn_preprocess(st, s.img, d.img, &p));
+    CHECK_OK(jet_stream_synchronize(st));
+    CHECK(jtr_fetch(&d, &got) == 0);
+    int ox, oy, cw, ch;
+    ref_letterbox_rect(sw, sh, dw, dh, 1, &ox, &oy, &cw, &ch);
+    CHECK(cw == dw || ch == dh);
+    for (int c = 0; c < 3; c++) {
+      int plane = p.bgr ? 2 - c : c;
+      float pad = (float)(((double)p.pad[c] / 255.0 - p.mean[c]) / p.stddev[c]);
+      for (int y = 0; y < dh; y++)
+        for (int x = 0; x < dw; x++) {
+          float v = ((const float *)(got.data[plane] + got.pitch[plane] * (size_t)y))[x];
+          int inside = x >= ox && x < ox + cw && y >= oy && y < oy + ch;
+          if (!inside) CHECK_MSG(v == pad, "(%d, %d) plane %d: %.9g, pad %.9g", x, y, plane, v, pad);
+        }
+    }
+    jtr_free(&s);
+    jtr_free(&d);
+    ref_image_free(&src);
+    ref_image_free(&got);
+  }
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* ------------------------------------------------------------ bad input */
+
+static jet_dnn_params good_params(void) {
+  jet_dnn_params p = {JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED, 1, 0, {114, 114, 114},
+                      {0.485f, 0.456f, 0.406f}, {0.229f, 0.224f, 0.225f}};
+  return p;
+}
+
+TEST(badarg_dnn_null_handles) {
+  int not_a_handle = 0;
+  jet_image fake = (jet_image)(void *)&not_a_handle;
+  jet_dnn_params p = good_params();
+  CHECK_ST(jet_dnn_preprocess(NULL, NULL, NULL, &p), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_dnn_preprocess(NULL, fake, fake, &p), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_dnn_preprocess(NULL, NULL, NULL, NULL), JET_STATUS_INVALID_HANDLE);
+  return 0;
+}
+
+TEST(gpu_badarg_dnn_preprocess) {
+  REQUIRE_GPU();
+  jet_context ctx, other;
+  CHECK_OK(jt_context(&ctx, 0));
+  CHECK_OK(jt_context(&other, 0));
+  jet_stream st, ost;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  CHECK_OK(jet_stream_create(other, NULL, &ost));
+  jet_image nv, rgba, out, gray, rgbf, gone, foreign;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_NV12, 32, 16, &nv));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 16, &rgba));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 8, &out));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAY8, 32, 16, &gray));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32, 8, 8, &rgbf));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 8, &gone));
+  CHECK_OK(jet_image_destroy(gone));
+  CHECK_OK(jet_image_create(other, JET_FORMAT_RGBF32P, 8, 8, &foreign));
+  jet_dnn_params p = good_params(), q;
+
+  CHECK_OK(jet_dnn_preprocess(st, nv, out, &p));
+  CHECK_OK(jet_dnn_preprocess(st, rgba, out, &p));
+  CHECK_ST(jet_dnn_preprocess(NULL, nv, out, &p), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_dnn_preprocess(ost, nv, out, &p), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_dnn_preprocess(st, NULL, out, &p), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_dnn_preprocess(st, nv, NULL, &p), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_dnn_preprocess(st, nv, gone, &p), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_dnn_preprocess(st, nv, foreign, &p), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_dnn_preprocess(st, gray, out, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+  CHECK_ST(jet_dnn_preprocess(st, nv, rgbf, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, NULL), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.matrix = (jet_color_matrix)2;
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.range = (jet_color_range)-1;
+  CHECK_ST(jet_dnn_preprocess(st, rgba, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.letterbox = 2;
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.bgr = -1;
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.stddev[1] = 0.0f;
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.stddev[2] = NAN;
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.mean[0] = INFINITY;
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  q = p;
+  q.pad[2] = NAN;
+  CHECK_ST(jet_dnn_preprocess(st, nv, out, &q), JET_STATUS_INVALID_ARGUMENT);
+  /* destination planes over the source's memory */
+  jet_image_plane_info pi;
+  CHECK_OK(jet_image_get_plane(rgba, 0, &pi));
+  jet_image_plane pl[3] = {{pi.ptr, 32}, {(char *)pi.ptr + 512, 32}, {(char *)pi.ptr + 1024, 32}};
+  jet_image alias;
+  CHECK_OK(jet_image_wrap(ctx, JET_FORMAT_RGBF32P, 8, 8, pl, 3, JET_IMAGE_MEMORY_DEVICE, &alias));
+  CHECK_ST(jet_dnn_preprocess(st, rgba, alias, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "overlap") != NULL);
+  CHECK_OK(jet_stream_synchronize(st));
+
+  CHECK_OK(jet_image_destroy(alias));
+  CHECK_OK(jet_image_destroy(nv));
+  CHECK_OK(jet_image_destroy(rgba));
+  CHECK_OK(jet_image_destroy(out));
+  CHECK_OK(jet_image_destroy(gray));
+  CHECK_OK(jet_image_destroy(rgbf));
+  CHECK_OK(jet_image_destroy(foreign));
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_stream_destroy(ost));
+  CHECK_OK(jet_context_destroy(ctx));
+  CHECK_OK(jet_context_destroy(other));
+  return 0;
+}

@@ -1,0 +1,460 @@
+/* jet_resize and jet_remap against the CPU references (tests/ref) on fresh
+ * random images, with created and odd padded/shifted wrapped layouts and
+ * poisoned outputs; and their bad-input statuses. */
+#include <math.h>
+#include <stdint.h>
+
+#include "test_resize_util.h"
+
+/* sw, sh, dw, dh: up- and down-scales, odd ratios, identity, 1x1. */
+static const int pairs[][4] = {
+    {1, 1, 1, 1},     {1, 1, 2, 3},     {2, 3, 1, 1},       {2, 3, 17, 9},
+    {17, 9, 2, 3},    {17, 9, 40, 23},  {40, 23, 17, 9},    {17, 9, 17, 9},
+    {17, 9, 1, 1},    {17, 9, 5, 9},    {1921, 1081, 640, 361}, {640, 361, 1921, 1081},
+    {3840, 2160, 1920, 1080},
+};
+#define NPAIRS (sizeof pairs / sizeof pairs[0])
+
+static int is_float_format(jet_format f) {
+  return f == JET_FORMAT_GRAYF32 || f == JET_FORMAT_RGBF32;
+}
+
+/* Layouts: 0 both created; 1 wrapped, padded, 4-byte aligned (vector
+ * paths); 2 wrapped with odd pitches and shifted pointers (8-bit scalar
+ * paths; float formats stay element-aligned). */
+static void layout(int which, jet_format f, long *extra, size_t *shift, int dst) {
+  int fl = is_float_format(f);
+  switch (which) {
+    case 0: *extra = -1; *shift = 0; break;
+    case 1: *extra = dst ? 12 : 64; *shift = 0; break;
+    default:
+      *extra = dst ? 7 : 13;
+      *shift = fl ? (dst ? 8 : 4) : (dst ? 3 : 1);
+      break;
+  }
+}
+
+static int resize_case(jet_context ctx, jet_stream st, jet_format f, const int *pr,
+                       jet_interp interp, int which) {
+  int sw = pr[0], sh = pr[1], dw = pr[2], dh = pr[3];
+  ref_image src, exp, got;
+  CHECK(ref_image_alloc(&src, f, sw, sh, jt_rand() % 40) == 0);
+  CHECK(ref_image_alloc(&exp, f, dw, dh, 0) == 0);
+  CHECK(ref_image_alloc(&got, f, dw, dh, jt_rand() % 9) == 0);
+  ref_image_randomize(&src, jt_rand);
+  long se, de;
+  size_t ss, ds;
+  layout(which, f, &se, &ss, 0);
+  layout(which, f, &de, &ds, 1);
+  jtr_image s, d;
+  CHECK(jtr_make(ctx, &src, se, ss, 1, &s) == 0);
+  CHECK(jtr_make(ctx, &exp, de, ds, 0, &d) == 0);
+  CHECK(jtr_poison(&d) == 0);
+  if (interp == JET_INTERP_AREA && (dw > sw || dh > sh)) {
+    CHECK_ST(jet_resize(st, s.img, d.img, interp), JET_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(jet_last_error()->message, "downscale") != NULL);
+    CHECK(ref_resize(&src, &exp, interp) == -1);
+  } else {
+    CHECK_OK(jet_resize(st, s.img, d.img, interp));
+    CHECK_OK(jet_stream_synchronize(st));
+    CHECK(ref_resize(&src, &exp, interp) == 0);
+    CHECK(jtr_fetch(&d, &got) == 0);
+    double tol = is_float_format(f) ? (interp == JET_INTERP_AREA ? 1e-4 : 1e-5) : 0;
+    char why[256];
+    CHECK_MSG(!ref_image_compare(&got, &exp, tol, why, sizeof why),
+              "%s %dx%d -> %dx%d interp %d layout %d: %s", jet_format_name(f), sw, sh, dw, dh,
+              (int)interp, which, why);
+  }
+  jtr_free(&s);
+  jtr_free(&d);
+  ref_image_free(&src);
+  ref_image_free(&exp);
+  ref_image_free(&got);
+  return 0;
+}
+
+/* Every pair and interpolation; small pairs in every layout, large ones in
+ * one layout each (rotating, so each large pair meets all three). */
+static int resize_format(jet_format f, int small_only) {
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  jet_stream_desc sd = {JET_STREAM_NON_BLOCKING, 0};
+  CHECK_OK(jet_stream_create(ctx, &sd, &st));
+  for (size_t i = 0; i < NPAIRS; i++) {
+    int large = pairs[i][0] * pairs[i][1] > 100000 || pairs[i][2] * pairs[i][3] > 100000;
+    if (large && small_only) continue;
+    for (int m = 0; m < 3; m++) {
+      jet_interp interp = (jet_interp)m;
+      for (int which = 0; which < 3; which++) {
+        if (large && which != (int)(i + (size_t)m) % 3) continue;
+        if (resize_case(ctx, st, f, pairs[i], interp, which)) return 1;
+      }
+    }
+  }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+TEST(gpu_resize_gray8) {
+  REQUIRE_GPU();
+  return resize_format(JET_FORMAT_GRAY8, 0);
+}
+
+TEST(gpu_resize_rgb8) {
+  REQUIRE_GPU();
+  return resize_format(JET_FORMAT_RGB8, 0);
+}
+
+TEST(gpu_resize_rgba8) {
+  REQUIRE_GPU();
+  return resize_format(JET_FORMAT_RGBA8, 0);
+}
+
+TEST(gpu_resize_grayf32) {
+  REQUIRE_GPU();
+  return resize_format(JET_FORMAT_GRAYF32, 0);
+}
+
+TEST(gpu_resize_rgbf32) {
+  REQUIRE_GPU();
+  return resize_format(JET_FORMAT_RGBF32, 0);
+}
+
+TEST(gpu_resize_bgr_formats) {
+  REQUIRE_GPU();
+  if (resize_format(JET_FORMAT_BGR8, 1)) return 1;
+  return resize_format(JET_FORMAT_BGRA8, 1);
+}
+
+/* Area sums that need 64 bits: gcd 1 on both axes and sw * sh >= 2^32 / 511. */
+TEST(gpu_resize_area_wide_sums) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int big[][4] = {{4099, 2053, 1000, 999}, {4099, 2053, 3, 2}};
+  for (int i = 0; i < 2; i++) {
+    CHECK(resize_case(ctx, st, JET_FORMAT_GRAY8, big[i], JET_INTERP_AREA, i) == 0);
+    CHECK(resize_case(ctx, st, JET_FORMAT_RGBA8, big[i], JET_INTERP_AREA, 1 - i) == 0);
+  }
+  CHECK(resize_case(ctx, st, JET_FORMAT_GRAYF32, big[1], JET_INTERP_AREA, 0) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* ------------------------------------------------------------ remap */
+
+/* A map with in-range samples, exact sub-pixel ties, integers, far
+ * out-of-range values, infinities and NaNs. @pitch in floats. */
+static void make_map(float *m, size_t pitch, int dw, int dh, int sw, int sh) {
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < dw; x++)
+      for (int k = 0; k < 2; k++) {
+        int n = k ? sh : sw;
+        float v;
+        switch (jt_rand() % 16) {
+          case 0: v = NAN; break;
+          case 1: v = (jt_rand() & 1) ? 1e7f : -3e9f; break;
+          case 2: v = (jt_rand() & 1) ? INFINITY : -INFINITY; break;
+          case 3: /* halfway between two 1/32 steps: rounds to even */
+            v = (float)((int)(jt_rand() % (unsigned)(n + 4)) - 2 + (2 * (int)(jt_rand() % 32) + 1) / 64.0);
+            break;
+          case 4: v = (float)((int)(jt_rand() % (unsigned)(n + 2)) - 1); break;
+          case 5: v = (float)jtr_uniform(-3.0 * n - 5, 3.0 * n + 5); break;
+          default: v = (float)jtr_uniform(-2.0, n + 1.0); break;
+        }
+        m[(size_t)y * pitch + 2 * (size_t)x + (size_t)k] = v;
+      }
+}
+
+static int remap_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh, int dw, int dh,
+                      jet_border border, int which) {
+  ref_image src, exp, got;
+  CHECK(ref_image_alloc(&src, f, sw, sh, jt_rand() % 40) == 0);
+  CHECK(ref_image_alloc(&exp, f, dw, dh, 0) == 0);
+  CHECK(ref_image_alloc(&got, f, dw, dh, 0) == 0);
+  ref_image_randomize(&src, jt_rand);
+  long se, de;
+  size_t ss, ds;
+  layout(which, f, &se, &ss, 0);
+  layout(which, f, &de, &ds, 1);
+  jtr_image s, d;
+  CHECK(jtr_make(ctx, &src, se, ss, 1, &s) == 0);
+  CHECK(jtr_make(ctx, &exp, de, ds, 0, &d) == 0);
+  CHECK(jtr_poison(&d) == 0);
+  /* map pitch: packed (passed as 0), 8-aligned padded, or only 4-aligned */
+  size_t extra_floats = which == 0 ? 0 : which == 1 ? 6 : 1;
+  size_t pitch = (size_t)dw * 2 + extra_floats, bytes = pitch * (size_t)dh * sizeof(float);
+  float *hmap = malloc(bytes), *dmap = NULL;
+  CHECK(hmap);
+  make_map(hmap, pitch, dw, dh, sw, sh);
+  CHECK(cudaMalloc((void **)&dmap, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(dmap, hmap, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  double bv[4];
+  for (int c = 0; c < 4; c++) bv[c] = jtr_uniform(-40.0, 300.0);
+  CHECK_OK(jet_remap(st, s.img, d.img, dmap, which == 0 ? 0 : pitch * sizeof(float), border, bv));
+  CHECK_OK(jet_stream_synchronize(st));
+  CHECK(ref_remap(&src, &exp, hmap, pitch * sizeof(float), border, bv) == 0);
+  CHECK(jtr_fetch(&d, &got) == 0);
+  char why[256];
+  CHECK_MSG(!ref_image_compare(&got, &exp, is_float_format(f) ? 1e-5 : 0, why, sizeof why),
+            "%s %dx%d -> %dx%d border %d layout %d: %s", jet_format_name(f), sw, sh, dw, dh,
+            (int)border, which, why);
+  CHECK(cudaFree(dmap) == cudaSuccess);
+  free(hmap);
+  jtr_free(&s);
+  jtr_free(&d);
+  ref_image_free(&src);
+  ref_image_free(&exp);
+  ref_image_free(&got);
+  return 0;
+}
+
+static int remap_formats(const jet_format *fs, int nf, int large) {
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int sizes[][4] = {{1, 1, 1, 1}, {1, 1, 2, 3}, {2, 3, 17, 9}, {17, 9, 2, 3},
+                                 {17, 9, 40, 23}, {2, 1, 9, 4}};
+  for (int i = 0; i < nf; i++)
+    for (int b = 0; b < 3; b++) {
+      for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (int which = 0; which < 3; which++)
+          CHECK(remap_case(ctx, st, fs[i], sizes[z][0], sizes[z][1], sizes[z][2], sizes[z][3],
+                           (jet_border)b, which) == 0);
+      if (large)
+        CHECK(remap_case(ctx, st, fs[i], 1921, 1081, 1920, 1080, (jet_border)b, (i + b) % 3) == 0);
+    }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+TEST(gpu_remap_u8) {
+  REQUIRE_GPU();
+  static const jet_format big[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8};
+  static const jet_format small[] = {JET_FORMAT_BGR8, JET_FORMAT_BGRA8};
+  if (remap_formats(big, 3, 1)) return 1;
+  return remap_formats(small, 2, 0);
+}
+
+TEST(gpu_remap_f32) {
+  REQUIRE_GPU();
+  static const jet_format fs[] = {JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
+  return remap_formats(fs, 2, 1);
+}
+
+/* A lens-undistortion-like smooth map at 4K (the realistic access pattern). */
+TEST(gpu_remap_undistort_4k) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  const int w = 3840, h = 2160;
+  ref_image src, exp, got;
+  CHECK(ref_image_alloc(&src, JET_FORMAT_RGBA8, w, h, 0) == 0);
+  CHECK(ref_image_alloc(&exp, JET_FORMAT_RGBA8, w, h, 0) == 0);
+  CHECK(ref_image_alloc(&got, JET_FORMAT_RGBA8, w, h, 0) == 0);
+  ref_image_randomize(&src, jt_rand);
+  jtr_image s, d;
+  CHECK(jtr_make(ctx, &src, -1, 0, 1, &s) == 0);
+  CHECK(jtr_make(ctx, &exp, -1, 0, 0, &d) == 0);
+  CHECK(jtr_poison(&d) == 0);
+  size_t bytes = (size_t)w * h * 2 * sizeof(float);
+  float *hmap = malloc(bytes), *dmap = NULL;
+  CHECK(hmap);
+  double k1 = jtr_uniform(-0.3, 0.3), k2 = jtr_uniform(-0.1, 0.1), cx = w / 2.0, cy = h / 2.0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      double nx = (x - cx) / cx, ny = (y - cy) / cx, r2 = nx * nx + ny * ny;
+      double s2 = 1 + k1 * r2 + k2 * r2 * r2;
+      hmap[((size_t)y * w + x) * 2] = (float)(cx + nx * s2 * cx);
+      hmap[((size_t)y * w + x) * 2 + 1] = (float)(cy + ny * s2 * cx);
+    }
+  CHECK(cudaMalloc((void **)&dmap, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(dmap, hmap, bytes, cudaMemcpyHostToDevice) == cudaSuccess);
+  double bv[4] = {0, 0, 0, 255};
+  CHECK_OK(jet_remap(st, s.img, d.img, dmap, 0, JET_BORDER_CONSTANT, bv));
+  CHECK_OK(jet_stream_synchronize(st));
+  CHECK(ref_remap(&src, &exp, hmap, (size_t)w * 8, JET_BORDER_CONSTANT, bv) == 0);
+  CHECK(jtr_fetch(&d, &got) == 0);
+  char why[256];
+  CHECK_MSG(!ref_image_compare(&got, &exp, 0, why, sizeof why), "%s", why);
+  CHECK(cudaFree(dmap) == cudaSuccess);
+  free(hmap);
+  jtr_free(&s);
+  jtr_free(&d);
+  ref_image_free(&src);
+  ref_image_free(&exp);
+  ref_image_free(&got);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* ------------------------------------------------------------ bad input */
+
+TEST(badarg_resize_remap_null_handles) {
+  int not_a_handle = 0;
+  jet_image fake = (jet_image)(void *)&not_a_handle;
+  float map[2] = {0, 0};
+  CHECK_ST(jet_resize(NULL, NULL, NULL, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_resize(NULL, fake, fake, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_remap(NULL, NULL, NULL, map, 0, JET_BORDER_CONSTANT, NULL),
+           JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_remap(NULL, fake, fake, map, 0, JET_BORDER_CONSTANT, NULL),
+           JET_STATUS_INVALID_HANDLE);
+  return 0;
+}
+
+TEST(gpu_badarg_resize) {
+  REQUIRE_GPU();
+  jet_context ctx, other;
+  CHECK_OK(jt_context(&ctx, 0));
+  CHECK_OK(jt_context(&other, 0));
+  jet_stream st, ost, dead;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  CHECK_OK(jet_stream_create(other, NULL, &ost));
+  CHECK_OK(jet_stream_create(ctx, NULL, &dead));
+  CHECK_OK(jet_stream_destroy(dead));
+  jet_image a, b, g, n12, g16, gone, foreign;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 64, 32, &a));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 17, 9, &b));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAY8, 17, 9, &g));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_NV12, 18, 10, &n12));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAY16, 17, 9, &g16));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 8, 8, &gone));
+  CHECK_OK(jet_image_destroy(gone));
+  CHECK_OK(jet_image_create(other, JET_FORMAT_RGBA8, 8, 8, &foreign));
+
+  CHECK_OK(jet_resize(st, a, b, JET_INTERP_AREA));
+  CHECK_ST(jet_resize(NULL, a, b, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_resize(dead, a, b, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_resize(ost, a, b, JET_INTERP_LINEAR), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_resize(st, NULL, b, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_resize(st, a, NULL, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_resize(st, gone, b, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_resize(st, a, gone, JET_INTERP_LINEAR), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_resize(st, a, foreign, JET_INTERP_LINEAR), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_resize(st, a, g, JET_INTERP_LINEAR), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+  CHECK_ST(jet_resize(st, n12, n12, JET_INTERP_LINEAR), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+  CHECK_ST(jet_resize(st, g16, g16, JET_INTERP_NEAREST), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_resize(st, a, b, (jet_interp)3), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_resize(st, a, b, (jet_interp)-1), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_resize(st, b, a, JET_INTERP_AREA), JET_STATUS_INVALID_ARGUMENT);
+  /* the same memory as source and destination */
+  jet_image_plane_info pi;
+  CHECK_OK(jet_image_get_plane(a, 0, &pi));
+  jet_image_plane pl = {pi.ptr, pi.pitch};
+  jet_image alias;
+  CHECK_OK(jet_image_wrap(ctx, JET_FORMAT_RGBA8, 32, 16, &pl, 1, JET_IMAGE_MEMORY_DEVICE, &alias));
+  CHECK_ST(jet_resize(st, a, alias, JET_INTERP_LINEAR), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "overlap") != NULL);
+  CHECK_OK(jet_stream_synchronize(st));
+
+  CHECK_OK(jet_image_destroy(alias));
+  CHECK_OK(jet_image_destroy(a));
+  CHECK_OK(jet_image_destroy(b));
+  CHECK_OK(jet_image_destroy(g));
+  CHECK_OK(jet_image_destroy(n12));
+  CHECK_OK(jet_image_destroy(g16));
+  CHECK_OK(jet_image_destroy(foreign));
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_stream_destroy(ost));
+  CHECK_OK(jet_context_destroy(ctx));
+  CHECK_OK(jet_context_destroy(other));
+  return 0;
+}
+
+TEST(gpu_badarg_remap) {
+  REQUIRE_GPU();
+  jet_context ctx, other;
+  CHECK_OK(jt_context(&ctx, 0));
+  CHECK_OK(jt_context(&other, 0));
+  jet_stream st, ost;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  CHECK_OK(jet_stream_create(other, NULL, &ost));
+  jet_image a, b, f32, f32b, g, gone;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 16, 8, &a));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 16, 8, &b));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAYF32, 16, 8, &f32));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAYF32, 16, 8, &f32b));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAY8, 16, 8, &g));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 16, 8, &gone));
+  CHECK_OK(jet_image_destroy(gone));
+  float *map = NULL;
+  size_t pitch = 16 * 8 + 8;
+  CHECK(cudaMalloc((void **)&map, pitch * 8 + 16) == cudaSuccess);
+  CHECK(cudaMemset(map, 0, pitch * 8 + 16) == cudaSuccess);
+  const double bv[4] = {1, 2, 3, 4}, nan_bv[4] = {NAN, 0, 0, 0};
+
+  CHECK_OK(jet_remap(st, a, b, map, pitch, JET_BORDER_CONSTANT, bv));
+  CHECK_OK(jet_remap(st, a, b, map, 0, JET_BORDER_REPLICATE, NULL));
+  CHECK_ST(jet_remap(NULL, a, b, map, pitch, JET_BORDER_CONSTANT, bv), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_remap(ost, a, b, map, pitch, JET_BORDER_CONSTANT, bv), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_remap(st, gone, b, map, pitch, JET_BORDER_CONSTANT, bv), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_remap(st, a, gone, map, pitch, JET_BORDER_CONSTANT, bv), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_remap(st, a, g, map, pitch, JET_BORDER_CONSTANT, bv), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+  CHECK_ST(jet_remap(st, a, b, NULL, pitch, JET_BORDER_CONSTANT, bv), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_remap(st, a, b, map, 16 * 8 - 4, JET_BORDER_CONSTANT, bv),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_remap(st, a, b, map, pitch + 2, JET_BORDER_CONSTANT, bv),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_remap(st, a, b, (const float *)((char *)map + 2), pitch, JET_BORDER_CONSTANT, bv),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_remap(st, a, b, map, (SIZE_MAX / 4) & ~(size_t)7, JET_BORDER_CONSTANT, bv),
+           JET_STATUS_OVERFLOW);
+  CHECK_ST(jet_remap(st, a, b, map, pitch, (jet_border)3, bv), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_remap(st, a, b, map, pitch, (jet_border)-1, bv), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_remap(st, a, b, map, pitch, JET_BORDER_CONSTANT, nan_bv),
+           JET_STATUS_INVALID_ARGUMENT);
+  /* NaN is a float value; unused by non-constant borders */
+  CHECK_OK(jet_remap(st, f32, f32b, map, pitch, JET_BORDER_CONSTANT, nan_bv));
+  CHECK_OK(jet_remap(st, a, b, map, pitch, JET_BORDER_REFLECT_101, nan_bv));
+  /* a map inside the destination */
+  jet_image_plane_info pi;
+  CHECK_OK(jet_image_get_plane(f32b, 0, &pi));
+  CHECK_ST(jet_remap(st, f32, f32b, (const float *)pi.ptr, 0, JET_BORDER_CONSTANT, bv),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "overlap") != NULL);
+  /* ... inside the source is only read: fine */
+  CHECK_OK(jet_image_get_plane(a, 0, &pi));
+  CHECK_OK(jet_remap(st, f32, f32b, (const float *)pi.ptr, 0, JET_BORDER_CONSTANT, bv));
+  /* src and dst the same memory */
+  CHECK_OK(jet_image_get_plane(b, 0, &pi));
+  jet_image_plane pl = {pi.ptr, pi.pitch};
+  jet_image alias;
+  CHECK_OK(jet_image_wrap(ctx, JET_FORMAT_RGBA8, 16, 8, &pl, 1, JET_IMAGE_MEMORY_DEVICE, &alias));
+  CHECK_ST(jet_remap(st, alias, b, map, pitch, JET_BORDER_CONSTANT, bv), JET_STATUS_INVALID_ARGUMENT);
+  /* pageable host memory: only where the device reads it */
+  jet_platform_info info;
+  CHECK_OK(jet_context_platform(ctx, &info));
+  float *host = calloc(pitch * 8, 1);
+  CHECK(host);
+  CHECK_ST(jet_remap(st, a, b, host, pitch, JET_BORDER_CONSTANT, bv),
+           info.pageable_memory_access ? JET_STATUS_OK : JET_STATUS_INVALID_ARGUMENT);
+  CHECK_OK(jet_stream_synchronize(st));
+  free(host);
+
+  CHECK(cudaFree(map) == cudaSuccess);
+  CHECK_OK(jet_image_destroy(alias));
+  CHECK_OK(jet_image_destroy(a));
+  CHECK_OK(jet_image_destroy(b));
+  CHECK_OK(jet_image_destroy(f32));
+  CHECK_OK(jet_image_destroy(f32b));
+  CHECK_OK(jet_image_destroy(g));
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_stream_destroy(ost));
+  CHECK_OK(jet_context_destroy(ctx));
+  CHECK_OK(jet_context_destroy(other));
+  return 0;
+}
