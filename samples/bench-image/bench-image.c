@@ -581,7 +581,10 @@ static void measure(inst *in) {
   const bench_npp_entry *ne = npp_entry(in->op);
   in->jet_state = jf ? ST_OK : ST_NOT_BUILT;
   in->npp_state = ne ? ST_OK : ST_NONE;
-  if (!jf) snprintf(in->jet_err, sizeof in->jet_err, "not built: jetrt %s API not found at configure time", GROUP_NAME[in->op->group]);
+  if (!jf)
+    snprintf(in->jet_err, sizeof in->jet_err,
+             "not built: ops_%s.c did not compile against the jetrt headers at configure time",
+             GROUP_NAME[in->op->group]);
   if (!jf && !ne) return;
   if (alloc_sets(in, in->jet_err, sizeof in->jet_err)) {
     in->jet_state = ST_ERROR;
@@ -826,7 +829,10 @@ int main(int argc, char **argv) {
       only = v;
       i++;
     } else if (strcmp(a, "--size") == 0 && v) {
-      sizes = strcmp(v, "4k") == 0 ? 1 : strcmp(v, "1080p") == 0 ? 2 : strcmp(v, "all") == 0 ? 3 : 0;
+      sizes = strcmp(v, "4k") == 0      ? 1
+              : strcmp(v, "1080p") == 0 ? 2
+              : strcmp(v, "all") == 0   ? 3
+                                        : 0;
       if (!sizes) return usage();
       i++;
     } else if (strcmp(a, "--no-npp") == 0) {
@@ -977,7 +983,9 @@ int main(int argc, char **argv) {
   printf("\nbytes: minimal bytes read + written per call (see the header of bench-image.c); "
          "%%copy against %.1f GB/s; '!' marks rows where the host fell behind the GPU\n",
          B.copy_gbs);
-  if (host_bound) printf("note: %d rows had chunks queued slower than the GPU ran them\n", host_bound);
+  if (host_bound)
+    printf("note: in %d rows the host queued some chunks slower than the GPU ran them\n",
+           host_bound);
   char summary[4096];
   snprintf(summary, sizeof summary,
            "summary: %d ops, %d >= 80%% of copy (at 3840x2160; copy %.0f GB/s); targets met: "
