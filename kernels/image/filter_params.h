@@ -1,0 +1,53 @@
+/*
+ * kernels/image/filter_params.h - what lib/image/filter.c passes to the filter
+ * kernels (filter.cu), and the tile geometry both sides compute the shared
+ * memory size from. Plain C, no includes: it compiles as C and as CUDA.
+ *
+ * A block filters a tile of JET_FILTER_TW(elem) elements (a row of a pixel
+ * format is width * channels elements; the filters treat channels alike, so a
+ * tile edge may fall inside a pixel) by tile_h rows:
+ *   s_w   32 floats: the taps (runtime-size kernels only)
+ *   s_in  (tile_h + 2r) rows of JET_FILTER_SW elements of the source type: the
+ *         tile plus r rows above and below and JET_FILTER_HP elements left and
+ *         right (>= r * channels, rounded up to 16 bytes), borders resolved
+ *   s_h   (tile_h + 2r) rows of JET_FILTER_TW floats: the horizontal pass
+ */
+#ifndef JET_KERNELS_IMAGE_FILTER_PARAMS_H
+#define JET_KERNELS_IMAGE_FILTER_PARAMS_H
+
+#define JET_FILTER_THREADS 256
+#define JET_FILTER_RV 4            /* output rows per thread in the vertical pass */
+#define JET_FILTER_TILE_H 56       /* rows per block for the unrolled kernel sizes */
+#define JET_FILTER_SMEM_MAX 49152  /* no opt-in to more dynamic shared memory */
+#define JET_FILTER_FAST_KMAX 7     /* k 3, 5, 7 have unrolled kernels */
+
+/* Elements per tile row: 128 bytes of 8-bit samples, 64 floats. */
+#define JET_FILTER_TW(esize) ((esize) == 1 ? 128 : 64)
+/* Halo elements left and right, 16-byte aligned. */
+#define JET_FILTER_HP(r, nc, esize) (((r) * (nc) + 16 / (esize) - 1) / (16 / (esize)) * (16 / (esize)))
+#define JET_FILTER_SW(r, nc, esize) (JET_FILTER_TW(esize) + 2 * JET_FILTER_HP(r, nc, esize))
+/* Dynamic shared memory of a block. */
+#define JET_FILTER_SMEM(r, nc, esize, tile_h)                                       \
+  (128 + ((tile_h) + 2 * (r)) * (JET_FILTER_SW(r, nc, esize) * (esize) + JET_FILTER_TW(esize) * 4))
+
+/* How the vertical pass turns its sums into output samples. */
+#define JET_FILTER_MODE_GAUSS8 0 /* (S + 2^15) >> 16, S exact in float (< 2^24) */
+#define JET_FILTER_MODE_BOX8 1   /* (S + k*k/2) / (k*k) via magic */
+#define JET_FILTER_MODE_FLOAT 2  /* S * scale */
+
+typedef struct jet__filter_params {
+  float w[32];       /* taps; 8-bit Gaussian: the Q8 integers; box: 1 */
+  float border[4];   /* CONSTANT sample per channel (8-bit: already rounded and clamped) */
+  float bias;        /* start of the vertical sum: 2^15, k*k/2 or 0 */
+  float scale;       /* MODE_FLOAT: 1 / (k*k) for box, 1 for Gaussian */
+  unsigned magic;    /* MODE_BOX8: ceil(2^32 / (k*k)); exact for sums < 2^22 */
+  int mode;          /* JET_FILTER_MODE_* */
+  int ksize;
+  int border_mode;   /* jet_border */
+  int width, height; /* pixels */
+  int tile_h;        /* rows per block, a multiple of JET_FILTER_RV */
+  int vec_in;        /* source rows 16-byte aligned: vector loads */
+  int vec_out;       /* destination rows aligned to 4 (8-bit) or 16 (float) bytes */
+} jet__filter_params;
+
+#endif /* JET_KERNELS_IMAGE_FILTER_PARAMS_H */
