@@ -1,0 +1,262 @@
+/*
+ * jet_convert_color: picks one kernel of kernels/image/color.cu for the format
+ * pair, fills its arguments (coefficients, channel selectors, alignment) and
+ * launches it.
+ */
+#include <string.h>
+
+#include "image_internal.h"
+#include "jetrt_kernels.h"
+#include "../../kernels/image/color_coeffs.h"
+
+/* Mirrors struct cc_args in kernels/image/color.cu field for field. */
+typedef struct jet__cc_args {
+  const unsigned char *src[3];
+  unsigned char *dst[3];
+  unsigned long long spitch[3];
+  unsigned long long dpitch[3];
+  int width, height;
+  int vec;
+  unsigned sel;
+  unsigned rsel, gsel, bsel;
+  int uoff, voff, yoff;
+  int cy, cyoff, crv, cgu, cgv, cbu;
+  int gy, gadd;
+  int yr, yg, yb, yadd;
+  int ur, ug, ub, vr, vg, vb, uvadd;
+  int unused_;
+} jet__cc_args;
+_Static_assert(sizeof(jet__cc_args) == 216, "jet__cc_args layout differs from color.cu");
+
+#define CC_BLOCK_X 32u
+#define CC_BLOCK_Y 8u /* CC_WARPS in color.cu */
+
+typedef struct cc_row {
+  int cy, crv, cgu, cgv, cbu, yr, yg, yb, ur, ug, ub, vr, vg, vb, yoff;
+} cc_row;
+
+static const cc_row cc_rows[4] = {
+#define ROW(m, r, cy, crv, cgu, cgv, cbu, yr, yg, yb, ur, ug, ub, vr, vg, vb, yoff) \
+  {cy, crv, cgu, cgv, cbu, yr, yg, yb, ur, ug, ub, vr, vg, vb, yoff},
+    JET_CC_TABLE(ROW)
+#undef ROW
+};
+
+/* Kernel families (color.cu's S_ and D_ kinds). */
+typedef enum { SK_SP420, SK_P420, SK_Y420, SK_P422, SK_C3, SK_C4, SK_G } src_kind;
+typedef enum { DK_C4, DK_C3, DK_G, DK_SP420, DK_P420 } dst_kind;
+
+/* Byte offsets of R, G, B, A in an 8-bit pixel; A < 0 when absent. */
+static int channel_offsets(jet_format f, int off[4]) {
+  static const int rgb[4] = {0, 1, 2, -1}, bgr[4] = {2, 1, 0, -1}, rgba[4] = {0, 1, 2, 3},
+                   bgra[4] = {2, 1, 0, 3};
+  const int *o;
+  switch (f) {
+    case JET_FORMAT_RGB8: o = rgb; break;
+    case JET_FORMAT_BGR8: o = bgr; break;
+    case JET_FORMAT_RGBA8: o = rgba; break;
+    case JET_FORMAT_BGRA8: o = bgra; break;
+    default: return 0;
+  }
+  memcpy(off, o, sizeof rgb);
+  return 1;
+}
+
+/* __byte_perm selector whose result byte k is input byte pos[k]. */
+static unsigned selector(const int pos[4]) {
+  unsigned s = 0;
+  for (int k = 0; k < 4; k++) s |= (unsigned)pos[k] << (4 * k);
+  return s;
+}
+
+/* Alignment every plane pointer and pitch needs for the vector path. */
+static size_t src_align(src_kind k, int plane) {
+  switch (k) {
+    case SK_P420: return plane ? 2 : 4;
+    case SK_P422: return 8;
+    case SK_C4: return 16;
+    default: return 4;
+  }
+}
+
+static size_t dst_align(dst_kind k, int plane) {
+  switch (k) {
+    case DK_C4: return 16;
+    case DK_P420: return plane ? 2 : 4;
+    default: return 4;
+  }
+}
+
+static int src_aligned(const struct jet_image_s *im, src_kind k) {
+  int planes = k == SK_Y420 ? 1 : im->layout.planes;
+  for (int i = 0; i < planes; i++) {
+    size_t a = src_align(k, i);
+    if ((uintptr_t)im->plane[i] % a || im->layout.plane[i].pitch % a) return 0;
+  }
+  return 1;
+}
+
+static int dst_aligned(const struct jet_image_s *im, dst_kind k) {
+  for (int i = 0; i < im->layout.planes; i++) {
+    size_t a = dst_align(k, i);
+    if ((uintptr_t)im->plane[i] % a || im->layout.plane[i].pitch % a) return 0;
+  }
+  return 1;
+}
+
+static const char *const kernel_names[SK_G + 1][DK_P420 + 1] = {
+    [SK_SP420] = {[DK_C4] = "jet_cc_sp420_c4", [DK_C3] = "jet_cc_sp420_c3"},
+    [SK_P420] = {[DK_C4] = "jet_cc_p420_c4", [DK_C3] = "jet_cc_p420_c3"},
+    [SK_Y420] = {[DK_G] = "jet_cc_y420_g"},
+    [SK_P422] = {[DK_C4] = "jet_cc_p422_c4", [DK_C3] = "jet_cc_p422_c3", [DK_G] = "jet_cc_p422_g"},
+    [SK_C3] = {[DK_C4] = "jet_cc_c3_c4", [DK_C3] = "jet_cc_c3_c3", [DK_G] = "jet_cc_c3_g",
+               [DK_SP420] = "jet_cc_c3_sp420", [DK_P420] = "jet_cc_c3_p420"},
+    [SK_C4] = {[DK_C4] = "jet_cc_c4_c4", [DK_C3] = "jet_cc_c4_c3", [DK_G] = "jet_cc_c4_g",
+               [DK_SP420] = "jet_cc_c4_sp420", [DK_P420] = "jet_cc_c4_p420"},
+    [SK_G] = {[DK_C4] = "jet_cc_g_c4", [DK_C3] = "jet_cc_g_c3"},
+};
+
+/* Kernel and arguments for a pair jet__image_formats_fit accepted. */
+static jet_status plan(const struct jet_image_s *src, const struct jet_image_s *dst,
+                       jet_color_matrix matrix, jet_color_range range, jet__cc_args *a,
+                       const char **kernel, int *rows_per_thread, const char *fn) {
+  const jet_format sf = src->layout.format, df = dst->layout.format;
+  dst_kind dk;
+  switch (df) {
+    case JET_FORMAT_RGBA8: case JET_FORMAT_BGRA8: dk = DK_C4; break;
+    case JET_FORMAT_RGB8: case JET_FORMAT_BGR8: dk = DK_C3; break;
+    case JET_FORMAT_GRAY8: dk = DK_G; break;
+    case JET_FORMAT_NV12: dk = DK_SP420; break;
+    case JET_FORMAT_I420: dk = DK_P420; break;
+    default: return jet__error(JET_STATUS_INTERNAL, fn, "no colour kernel writes %s", jet_format_name(df));
+  }
+  src_kind sk;
+  switch (sf) {
+    case JET_FORMAT_NV12: case JET_FORMAT_NV21: sk = dk == DK_G ? SK_Y420 : SK_SP420; break;
+    case JET_FORMAT_I420: sk = dk == DK_G ? SK_Y420 : SK_P420; break;
+    case JET_FORMAT_YUYV: case JET_FORMAT_UYVY: sk = SK_P422; break;
+    case JET_FORMAT_RGB8: case JET_FORMAT_BGR8: sk = SK_C3; break;
+    case JET_FORMAT_RGBA8: case JET_FORMAT_BGRA8: sk = SK_C4; break;
+    case JET_FORMAT_GRAY8: sk = SK_G; break;
+    default: return jet__error(JET_STATUS_INTERNAL, fn, "no colour kernel reads %s", jet_format_name(sf));
+  }
+  *kernel = kernel_names[sk][dk];
+  if (!*kernel)
+    return jet__error(JET_STATUS_INTERNAL, fn, "no colour kernel for %s -> %s",
+                      jet_format_name(sf), jet_format_name(df));
+
+  /* color.cu's ROWS: a thread covers 2x2 blocks where 4:2:0 chroma is read or written */
+  *rows_per_thread = sk == SK_SP420 || sk == SK_P420 || dk == DK_SP420 || dk == DK_P420 ? 2 : 1;
+  memset(a, 0, sizeof *a);
+  for (int i = 0; i < src->layout.planes; i++) {
+    a->src[i] = src->plane[i];
+    a->spitch[i] = src->layout.plane[i].pitch;
+  }
+  for (int i = 0; i < dst->layout.planes; i++) {
+    a->dst[i] = dst->plane[i];
+    a->dpitch[i] = dst->layout.plane[i].pitch;
+  }
+  a->width = src->layout.width;
+  a->height = src->layout.height;
+  a->vec = src_aligned(src, sk) && dst_aligned(dst, dk);
+
+  const cc_row *c = &cc_rows[2 * (matrix == JET_COLOR_BT709) + (range == JET_COLOR_RANGE_FULL)];
+  const cc_row *full = &cc_rows[2 * (matrix == JET_COLOR_BT709) + 1];
+  const cc_row *lim = &cc_rows[2 * (matrix == JET_COLOR_BT709)];
+  a->cy = c->cy;
+  a->cyoff = JET_CC_HALF - c->cy * c->yoff;
+  a->crv = c->crv;
+  a->cgu = c->cgu;
+  a->cgv = c->cgv;
+  a->cbu = c->cbu;
+  if (range == JET_COLOR_RANGE_FULL) {
+    a->gy = 1 << JET_CC_SHIFT;
+    a->gadd = JET_CC_HALF;
+  } else {
+    a->gy = lim->cy;
+    a->gadd = JET_CC_HALF - lim->cy * lim->yoff;
+  }
+  /* RGB -> GRAY8 uses the full-range weights whatever the range; -> Y the chosen row. */
+  const cc_row *yrow = dk == DK_G ? full : c;
+  a->yr = yrow->yr;
+  a->yg = yrow->yg;
+  a->yb = yrow->yb;
+  a->yadd = (yrow->yoff << JET_CC_SHIFT) + JET_CC_HALF;
+  a->ur = c->ur;
+  a->ug = c->ug;
+  a->ub = c->ub;
+  a->vr = c->vr;
+  a->vg = c->vg;
+  a->vb = c->vb;
+  a->uvadd = (128 << JET_CC_CHROMA_SHIFT) + (1 << (JET_CC_CHROMA_SHIFT - 1));
+
+  /* Channel order of the destination: which channel (0 R, 1 G, 2 B, 3 A) each byte holds. */
+  int doff[4] = {0, 1, 2, 3}, dch[4] = {0, 1, 2, 3};
+  if (channel_offsets(df, doff))
+    for (int ch = 0; ch < 4; ch++)
+      if (doff[ch] >= 0) dch[doff[ch]] = ch;
+  switch (sk) {
+    case SK_SP420:
+      a->uoff = sf == JET_FORMAT_NV21;
+      a->voff = sf != JET_FORMAT_NV21;
+      break;
+    case SK_P422: /* YUYV: Y0 U Y1 V; UYVY: U Y0 V Y1 */
+      a->yoff = sf == JET_FORMAT_UYVY;
+      a->uoff = sf == JET_FORMAT_UYVY ? 0 : 1;
+      a->voff = sf == JET_FORMAT_UYVY ? 2 : 3;
+      break;
+    default: break;
+  }
+  if (sk == SK_SP420 || sk == SK_P420 || sk == SK_P422) {
+    /* yuv_word: R in byte 0 and G in byte 1 of the first operand, B in byte 6 */
+    static const int at[4] = {0, 1, 6, 0};
+    int pos[4];
+    for (int k = 0; k < 4; k++) pos[k] = at[dch[k]];
+    a->sel = selector(pos);
+  } else if (sk == SK_C3 || sk == SK_C4) {
+    int soff[4];
+    channel_offsets(sf, soff);
+    a->rsel = (unsigned)soff[0];
+    a->gsel = (unsigned)soff[1];
+    a->bsel = (unsigned)soff[2];
+    /* byte 4 of the second operand (0xFF) where the source has no alpha */
+    int pos[4];
+    for (int k = 0; k < 4; k++) pos[k] = soff[dch[k]] >= 0 ? soff[dch[k]] : 4;
+    a->sel = selector(pos);
+  }
+  return JET_STATUS_OK;
+}
+
+jet_status jet_convert_color(jet_stream stream, jet_image src, jet_image dst,
+                             jet_color_matrix matrix, jet_color_range range) {
+  JET__TRY(jet__handle_check(stream, JET__H_STREAM, __func__, "stream"));
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_CONVERT, __func__));
+  struct jet_context_s *ctx = src->h.ctx;
+  if (stream->h.ctx != ctx)
+    return jet__error(JET_STATUS_WRONG_CONTEXT, __func__,
+                      "stream belongs to context %p, the images to context %p",
+                      (void *)stream->h.ctx, (void *)ctx);
+  JET__ARG(matrix == JET_COLOR_BT601 || matrix == JET_COLOR_BT709,
+           "matrix %d is not a jet_color_matrix", (int)matrix);
+  JET__ARG(range == JET_COLOR_RANGE_LIMITED || range == JET_COLOR_RANGE_FULL,
+           "range %d is not a jet_color_range", (int)range);
+  jet__cc_args a;
+  const char *name;
+  int rows_per_thread = 1;
+  JET__TRY(plan(src, dst, matrix, range, &a, &name, &rows_per_thread, __func__));
+
+  /* 4 pixels per thread and row; the kernel loops over rows beyond grid.y. */
+  unsigned long long groups = ((unsigned long long)a.width + 3) / 4;
+  unsigned long long rows = (unsigned long long)a.height / (unsigned)rows_per_thread;
+  unsigned long long gy = (rows + CC_BLOCK_Y - 1) / CC_BLOCK_Y;
+  jet_dim3 grid = {(unsigned)((groups + CC_BLOCK_X - 1) / CC_BLOCK_X),
+                   (unsigned)(gy > 65535 ? 65535 : gy), 1};
+  jet_dim3 block = {CC_BLOCK_X, CC_BLOCK_Y, 1};
+
+  cudaStream_t cu;
+  JET__TRY(jet__stream_enter(stream, ctx, &cu, __func__));
+  jet_kernel k;
+  JET__TRY(jet__builtin_kernel(ctx, &jet__images_color, name, &k, __func__));
+  void *args[] = {&a};
+  return jet__launch(cu, k, grid, block, 0, args, __func__);
+}
