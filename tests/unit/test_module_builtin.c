@@ -38,7 +38,7 @@ TEST(gpu_builtin_module_loads_once_per_context) {
   return 0;
 }
 
-TEST(gpu_builtin_module_no_leak_over_contexts) {
+TEST(gpu_builtin_module_no_leak_over_contexts_alone) {
   REQUIRE_GPU();
   jet_context ctx;
   size_t before = 0, after = 0;
