@@ -19,6 +19,13 @@
  * one word (by one pixel for 3/12 bytes) against bank conflicts. The
  * destination of source pixel (sx, sy) is (fsy ? h-1-sy : sy, fsx ? w-1-sx : sx):
  * transpose (0,0), rotate 90 (0,1), rotate 270 (1,0).
+ *
+ * 4-byte pixels with 4-byte aligned pointers and pitches take jet_rot4_<fsx><fsy>
+ * instead: the mirror flags are template constants, a block of 32x4 threads
+ * moves a 32x32 tile with 8 pixels per thread, and whole tiles (all but the
+ * right and bottom edges) run without bounds checks: all 8 loads of a thread
+ * are issued before the first shared-memory store, and every smem and global
+ * address is a base plus a constant (or a loop-invariant pitch) stride.
  */
 
 typedef unsigned char u8;
@@ -230,3 +237,74 @@ JET_ROT(jet_rot3, 3, 1)
 JET_ROT(jet_rot4, 4, 4)
 JET_ROT(jet_rot4_u1, 4, 1)
 JET_ROT(jet_rot12, 12, 4)
+
+/* ------------------------------------------------------------ 4-byte fast path */
+
+#define R4_BY 4
+#define R4_N (32 / R4_BY) /* pixels per thread */
+/* Full occupancy needs 32 registers where an SM holds 2048 threads; ask for
+ * that only there (elsewhere the bound is out of range and ptxas warns). */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
+                               __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+#define R4_MIN_BLOCKS (2048 / (32 * R4_BY))
+#else
+#define R4_MIN_BLOCKS (1024 / (32 * R4_BY))
+#endif
+
+template <int FSX, int FSY>
+__device__ __forceinline__ void rot4_fast(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
+                                          u64 dp, int w, int h) {
+  __shared__ u32 tile[32][33];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int tiles_y = (h + 31) >> 5;
+  const int X0 = blockIdx.x * 32;
+  const int DY0 = FSX ? w - X0 - 32 : X0;
+  /* Destination row DY0 + r reads tile column lx(r); destination column DX0 + tx reads tile row ly. */
+  const int ly = FSY ? 31 - tx : tx;
+  const u64 sp4 = sp * R4_BY, dp4 = dp * R4_BY;
+  for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
+    const int Y0 = by * 32;
+    const int DX0 = FSY ? h - Y0 - 32 : Y0;
+    if (X0 + 32 <= w && Y0 + 32 <= h) {
+      const u8 *s = src + (u64)(Y0 + ty) * sp + (u64)(X0 + tx) * 4;
+      u32 v[R4_N];
+#pragma unroll
+      for (int k = 0; k < R4_N; k++) v[k] = __ldg((const u32 *)(s + k * sp4));
+#pragma unroll
+      for (int k = 0; k < R4_N; k++) tile[ty + R4_BY * k][tx] = v[k];
+      __syncthreads();
+      u8 *d = dst + (u64)(DY0 + ty) * dp + (u64)(DX0 + tx) * 4;
+#pragma unroll
+      for (int k = 0; k < R4_N; k++) {
+        const int r = ty + R4_BY * k;
+        *(u32 *)(d + k * dp4) = tile[ly][FSX ? 31 - r : r];
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < R4_N; k++) {
+        const int sy = Y0 + ty + R4_BY * k, sx = X0 + tx;
+        if (sy < h && sx < w) tile[ty + R4_BY * k][tx] = *(const u32 *)(src + (u64)sy * sp + (u64)sx * 4);
+      }
+      __syncthreads();
+      const int dx = DX0 + tx;
+#pragma unroll
+      for (int k = 0; k < R4_N; k++) {
+        const int r = ty + R4_BY * k, dy = DY0 + r;
+        /* In the tile: source column X0 + lx < w and source row Y0 + ly < h. */
+        if (dy >= 0 && dy < w && dx >= 0 && dx < h)
+          *(u32 *)(dst + (u64)dy * dp + (u64)dx * 4) = tile[ly][FSX ? 31 - r : r];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+#define JET_ROT4F(FSX, FSY)                                                                     \
+  extern "C" __global__ void __launch_bounds__(32 * R4_BY, R4_MIN_BLOCKS) jet_rot4_##FSX##FSY(                 \
+      const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h) {                                   \
+    rot4_fast<FSX, FSY>(src, sp, dst, dp, w, h);                                                \
+  }
+
+JET_ROT4F(0, 0)
+JET_ROT4F(0, 1)
+JET_ROT4F(1, 0)

@@ -8,10 +8,14 @@
  *   [1024, 2048) u32[256] histogram accumulator
  *   [2048, ...)  one 64-byte partial result per block of jet_reduce_*
  *
+ * The histogram runs one block of 1024 threads per SM (few blocks: few global
+ * atomics in the merge) with 32 bank-interleaved shared copies of the bins.
+ *
  * Both kernels: a grid-stride loop over 16-byte chunks of the rows (48 bytes
  * for 3-channel formats, so that every lane of a chunk has a fixed channel),
- * two chunks in flight per thread, then a scalar pass over the row tails (or
- * everything, when pointers or pitches are not 16-byte aligned). Each block
+ * four chunks in flight per thread (two for multi-channel reductions), then
+ * a scalar pass over the row tails (or everything, when pointers or pitches
+ * are not 16-byte aligned). Each block
  * reduces with warp shuffles and shared memory and stores one partial; the
  * last block to take a ticket combines the partials in a fixed order (so
  * results repeat bit for bit), writes the answer and clears the counter.
@@ -105,6 +109,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   const int C = NC == 3 ? 48 : 16; /* chunk bytes */
   const int L = C / ES;            /* lanes (samples) per chunk */
   const int NW = C / 4;
+  const int Q = NC == 1 ? 4 : 2; /* chunks in flight per thread (more cost registers) */
   S sum[NC];
   M mn[NC], mx[NC];
 #pragma unroll
@@ -119,27 +124,30 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
     walker a;
     a.init(tid, nthreads, cpr);
     while (a.y < (u32)h) {
-      const uint4 *p0 = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * C);
+      /* Q chunks per step, all loads issued before any arithmetic; a chunk
+       * past the end re-reads chunk 0 of this step and is not counted. */
+      const uint4 *p[Q];
+      bool ok[Q];
+      p[0] = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * C);
+      ok[0] = true;
       a.next();
-      const bool two = a.y < (u32)h;
-      const uint4 *p1 = (const uint4 *)(src + (u64)(two ? a.y : 0) * sp + (u64)(two ? a.j : 0) * C);
-      if (two) a.next();
-      u32 wd[2][NW];
 #pragma unroll
-      for (int k = 0; k < C / 16; k++) {
-        uint4 v = __ldg(p0 + k);
-        wd[0][4 * k] = v.x, wd[0][4 * k + 1] = v.y, wd[0][4 * k + 2] = v.z, wd[0][4 * k + 3] = v.w;
+      for (int q = 1; q < Q; q++) {
+        ok[q] = a.y < (u32)h;
+        p[q] = ok[q] ? (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * C) : p[0];
+        if (ok[q]) a.next();
       }
-      if (two) {
+      u32 wd[Q][NW];
+#pragma unroll
+      for (int q = 0; q < Q; q++)
 #pragma unroll
         for (int k = 0; k < C / 16; k++) {
-          uint4 v = __ldg(p1 + k);
-          wd[1][4 * k] = v.x, wd[1][4 * k + 1] = v.y, wd[1][4 * k + 2] = v.z, wd[1][4 * k + 3] = v.w;
+          uint4 v = __ldg(p[q] + k);
+          wd[q][4 * k] = v.x, wd[q][4 * k + 1] = v.y, wd[q][4 * k + 2] = v.z, wd[q][4 * k + 3] = v.w;
         }
-      }
 #pragma unroll
-      for (int q = 0; q < 2; q++) {
-        if (q == 1 && !two) break;
+      for (int q = 0; q < Q; q++) {
+        if (!ok[q]) break;
         if constexpr (F) {
           float cs[NC];
 #pragma unroll
@@ -241,6 +249,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   __threadfence();
 #pragma unroll
   for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
+#pragma unroll(NC == 1 ? 4 : 1)
   for (u32 b = threadIdx.x; b < gridDim.x; b += RED_THREADS) {
 #pragma unroll
     for (int c = 0; c < NC; c++) {
@@ -302,36 +311,52 @@ JET_REDUCE(jet_reduce_f32c3, 4, 3, true)
 
 /* ------------------------------------------------------------ histogram */
 
-extern "C" __global__ void __launch_bounds__(RED_THREADS)
+#define HIST_THREADS 1024 /* one block per SM; lib/image/reduce.c launches it so */
+#define HIST_Q 4            /* 16-byte chunks in flight per thread */
+
+extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
     jet_histogram_u8(const u8 *__restrict__ src, u64 sp, int w, int h, int vec, u8 *work,
                      u32 *out) {
-  /* One sub-histogram per warp: a flat image region hits one bin from every
-   * lane; separate copies keep warps from contending with each other. */
-  __shared__ u32 sh[RED_WARPS][256];
+  /* 32 interleaved copies of the histogram, word bin * 32 + lane: lane l
+   * always counts in copy l, which sits in bank l, so the shared atomics of
+   * a warp never conflict, whatever the pixel values. */
+  __shared__ u32 sh[256 * 32];
   __shared__ bool s_last;
-  const int warp = threadIdx.x >> 5;
-  for (int i = threadIdx.x; i < RED_WARPS * 256; i += RED_THREADS) (&sh[0][0])[i] = 0;
+  const int lane = threadIdx.x & 31;
+  for (int i = threadIdx.x; i < 256 * 32; i += HIST_THREADS) sh[i] = 0;
   __syncthreads();
-  u32 *mine = sh[warp];
-  const u64 tid = (u64)blockIdx.x * RED_THREADS + threadIdx.x;
-  const u64 nthreads = (u64)gridDim.x * RED_THREADS;
+  u32 *mine = sh + lane;
+  const u64 tid = (u64)blockIdx.x * HIST_THREADS + threadIdx.x;
+  const u64 nthreads = (u64)gridDim.x * HIST_THREADS;
   const u32 cpr = vec ? (u32)w / 16u : 0u;
   if (cpr) {
     walker a;
     a.init(tid, nthreads, cpr);
     while (a.y < (u32)h) {
-      const uint4 *p0 = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16);
+      /* All loads of a step before any atomic; a chunk past the end re-reads
+       * chunk 0 of the step and is not counted. */
+      const uint4 *p[HIST_Q];
+      bool ok[HIST_Q];
+      p[0] = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16);
+      ok[0] = true;
       a.next();
-      const bool two = a.y < (u32)h;
-      const uint4 *p1 = (const uint4 *)(src + (u64)(two ? a.y : 0) * sp + (u64)(two ? a.j : 0) * 16);
-      if (two) a.next();
-      uint4 v0 = __ldg(p0), v1 = two ? __ldg(p1) : make_uint4(0, 0, 0, 0);
-      const u32 wd[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
 #pragma unroll
-      for (int k = 0; k < 8; k++) {
-        if (k == 4 && !two) break;
+      for (int q = 1; q < HIST_Q; q++) {
+        ok[q] = a.y < (u32)h;
+        p[q] = ok[q] ? (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16) : p[0];
+        if (ok[q]) a.next();
+      }
+      uint4 v[HIST_Q];
 #pragma unroll
-        for (int b = 0; b < 4; b++) atomicAdd(&mine[(wd[k] >> (8 * b)) & 0xffu], 1u);
+      for (int q = 0; q < HIST_Q; q++) v[q] = __ldg(p[q]);
+#pragma unroll
+      for (int q = 0; q < HIST_Q; q++) {
+        if (!ok[q]) break;
+        const u32 wd[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+#pragma unroll
+          for (int b = 0; b < 4; b++) atomicAdd(&mine[((wd[k] >> (8 * b)) & 0xffu) * 32], 1u);
       }
     }
   }
@@ -342,17 +367,22 @@ extern "C" __global__ void __launch_bounds__(RED_THREADS)
     while (a.y < (u32)h) {
       const u8 v = src[(u64)a.y * sp + done + a.j];
       a.next();
-      atomicAdd(&mine[v], 1u);
+      atomicAdd(&mine[(u32)v * 32], 1u);
     }
   }
   __syncthreads();
   u32 *acc = (u32 *)(work + WORK_HIST_ACC);
   u32 *ticket = (u32 *)work + WORK_HIST_TICKET;
-  for (int bin = threadIdx.x; bin < 256; bin += RED_THREADS) {
+  /* Four threads per bin, each adding the 8 copies c = q (mod 4), read so
+   * that the 32 lanes of a warp hit 32 different banks. */
+  for (int t = threadIdx.x; t < 1024; t += HIST_THREADS) {
+    const int bin = t >> 2, l = t & 31;
     u32 v = 0;
 #pragma unroll
-    for (int k = 0; k < RED_WARPS; k++) v += sh[k][bin];
-    if (v) atomicAdd(&acc[bin], v);
+    for (int i = 0; i < 8; i++) v += sh[bin * 32 + ((l + 4 * i) & 31)];
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    v += __shfl_xor_sync(0xffffffffu, v, 2);
+    if ((t & 3) == 0 && v) atomicAdd(&acc[bin], v);
   }
   __threadfence();
   __syncthreads();
@@ -360,7 +390,7 @@ extern "C" __global__ void __launch_bounds__(RED_THREADS)
   __syncthreads();
   if (!s_last) return;
   __threadfence();
-  for (int bin = threadIdx.x; bin < 256; bin += RED_THREADS) out[bin] = atomicExch(&acc[bin], 0u);
+  for (int bin = threadIdx.x; bin < 256; bin += HIST_THREADS) out[bin] = atomicExch(&acc[bin], 0u);
   __syncthreads();
   if (threadIdx.x == 0) atomicExch(ticket, 0u);
 }

@@ -11,6 +11,8 @@
 #define FLIP_BY 4u
 #define ROT_BX 32u
 #define ROT_BY 8u
+#define ROT4_BX 32u /* jet_rot4_<fsx><fsy>: 32x32 tiles, 8 pixels per thread */
+#define ROT4_BY 4u
 #define GRID_Y_MAX 65535u
 
 static int aligned(uintptr_t v, uintptr_t a) { return (v & (a - 1)) == 0; }
@@ -85,17 +87,24 @@ static jet_status rotate_tiled(jet_stream stream, jet_image src, jet_image dst, 
   int svec = aligned((uintptr_t)src->plane[0], 4) && aligned((uintptr_t)sp, 4);
   int dvec = aligned((uintptr_t)dst->plane[0], 4) && aligned((uintptr_t)dp, 4);
   char name[32];
-  if (bpp == 4 && !a4)
+  jet_dim3 block = {ROT_BX, ROT_BY, 1};
+  int fast = bpp == 4 && a4;
+  if (fast) {
+    snprintf(name, sizeof name, "jet_rot4_%d%d", fsx, fsy);
+    block = (jet_dim3){ROT4_BX, ROT4_BY, 1};
+  } else if (bpp == 4) {
     snprintf(name, sizeof name, "jet_rot4_u1");
-  else
+  } else {
     snprintf(name, sizeof name, "jet_rot%d", bpp);
+  }
   unsigned gy = ceil_div((unsigned long long)h, tile);
   if (gy > GRID_Y_MAX) gy = GRID_Y_MAX;
-  jet_dim3 grid = {ceil_div((unsigned long long)w, tile), gy, 1}, block = {ROT_BX, ROT_BY, 1};
+  jet_dim3 grid = {ceil_div((unsigned long long)w, tile), gy, 1};
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_geometry, name, &k, fn));
   const void *s = src->plane[0];
   void *d = dst->plane[0];
+  /* jet_rot4_<fsx><fsy> takes the first six: the driver reads as many as a kernel has. */
   void *args[] = {&s, &sp, &d, &dp, &w, &h, &fsx, &fsy, &svec, &dvec};
   return jet__launch(cu, k, grid, block, 0, args, fn);
 }

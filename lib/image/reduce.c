@@ -10,6 +10,7 @@
 
 #define RED_THREADS 256u
 #define RED_BLOCKS_PER_SM 8u
+#define HIST_THREADS 1024u /* jet_histogram_u8: at most one block per SM */
 #define WORK_PARTIALS 2048u /* header: tickets, histogram accumulator */
 #define PARTIAL_BYTES 64u
 
@@ -72,7 +73,7 @@ typedef struct launch_plan {
   cudaStream_t cu;
   jet_kernel k;
   void *work, *out;
-  jet_dim3 grid;
+  jet_dim3 grid, block;
   int vec;
 } launch_plan;
 
@@ -122,6 +123,17 @@ static jet_status plan(jet_stream stream, jet_image src, void *work, size_t work
   unsigned long long blocks = (chunks + 2ull * RED_THREADS - 1) / (2ull * RED_THREADS);
   if (blocks > max_blocks(ctx)) blocks = max_blocks(ctx);
   if (blocks < 1) blocks = 1;
+  if (op == JET__IMAGE_OP_HISTOGRAM) {
+    /* Few blocks: each one merges 256 bins into the same global words; but
+     * every SM busy once threads have a chunk each. */
+    unsigned sms = ctx->info.sm_count > 0 ? (unsigned)ctx->info.sm_count : 1u;
+    blocks = (chunks + HIST_THREADS - 1) / HIST_THREADS;
+    if (blocks > sms) blocks = sms;
+    if (blocks < 1) blocks = 1;
+    lp->block = (jet_dim3){HIST_THREADS, 1, 1};
+  } else {
+    lp->block = (jet_dim3){RED_THREADS, 1, 1};
+  }
   lp->grid = (jet_dim3){(unsigned)blocks, 1, 1};
   return jet__builtin_kernel(ctx, &jet__images_reduce, name, &lp->k, fn);
 }
@@ -131,7 +143,7 @@ static jet_status run(jet_image src, launch_plan *lp, const char *fn) {
   unsigned long long sp = src->layout.plane[0].pitch;
   int w = src->layout.width, h = src->layout.height;
   void *args[] = {&s, &sp, &w, &h, &lp->vec, &lp->work, &lp->out};
-  return jet__launch(lp->cu, lp->k, lp->grid, (jet_dim3){RED_THREADS, 1, 1}, 0, args, fn);
+  return jet__launch(lp->cu, lp->k, lp->grid, lp->block, 0, args, fn);
 }
 
 jet_status jet_reduce(jet_stream stream, jet_image src, void *work, size_t work_bytes,

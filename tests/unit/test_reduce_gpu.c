@@ -283,8 +283,10 @@ TEST(gpu_histogram_sizes_pitches) {
   REQUIRE_GPU();
   gpu g;
   if (gpu_open(&g)) return 1;
-  static const int sizes[][2] = {{1, 1}, {2, 3}, {17, 9}, {16, 2}, {33, 65}, {1921, 1081},
-                                 {3840, 2160}};
+  /* 1024x4 and 4111x129: one and several histogram blocks with partly used
+   * steps of four chunks per thread. */
+  static const int sizes[][2] = {{1, 1}, {2, 3}, {17, 9}, {16, 2}, {33, 65}, {1024, 4},
+                                 {4111, 129}, {1921, 1081}, {3840, 2160}};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     int w = sizes[k][0], h = sizes[k][1];
     if (hist_case(&g, w, h, 0, 0, 0, 0)) return 1;
