@@ -5,17 +5,25 @@
  * One kernel per call, separable in shared memory. A block
  *  1. loads its tile plus halo into s_in with 16-byte loads; only tiles at the
  *     image edge resolve borders, element by element (index remapping);
- *  2. runs the horizontal pass over every s_in row into s_h (floats);
+ *  2. runs the horizontal pass over every s_in row into s_h;
  *  3. runs the vertical pass from s_h, JET_FILTER_RV rows by 4 elements per
  *     thread, and stores the converted result.
  * Rows are treated as width * channels elements; a tap moves by the channel
  * count, so one code path serves every channel layout.
  *
- * 8-bit arithmetic is done in float without any rounding: Q8 products and
- * their sums are integers below 2^24, which float holds exactly, so the result
- * equals the integer rule bit for bit, and float FMAs are twice as fast as
- * integer ones. k = 3, 5, 7 have unrolled kernels that keep the windows in
- * registers; other sizes take a runtime-k kernel.
+ * 8-bit samples: the horizontal pass of the unrolled kernels works on packed
+ * integers, two 16-bit lanes a 32-bit word (bytes 0 and 2, bytes 1 and 3):
+ * one IMAD does a tap for two samples, and a lane never carries (Q8 taps sum
+ * to 256: at most 255 * 256; box: at most 7 * 255). s_h gets the horizontal
+ * sums H as plain integers. The vertical pass reads them as floats bit for
+ * bit, that is H * 2^-149 (subnormal or, from 2^23, the lowest binade, where
+ * the spacing is still 2^-149): every float sum of such values below 2^24
+ * units is exact, so a float FMA (subnormals kept: fma.rn.f32 without .ftz)
+ * does one integer tap a sample at full rate and the result's bits are the
+ * integer sum S + bias (< 2^24) with no conversion at either end. The
+ * Gaussian output (S + 2^15) >> 16 is then byte 2 of those bits.
+ * k = 3, 5, 7 have unrolled kernels that keep the windows in registers; other
+ * sizes take a runtime-k kernel.
  */
 #include "filter_params.h"
 
@@ -91,56 +99,134 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
   }
 }
 
-/* 8-bit output sample from a vertical sum (bias included), as a byte in the
- * low 8 bits. */
-__device__ __forceinline__ unsigned jf_out8(float s, const jet__filter_params &p) {
-  if (p.mode == JET_FILTER_MODE_GAUSS8)
-    return __float_as_uint(__fmaf_rd(s, 1.0f / 65536.0f, 8388608.0f)); /* 2^23 + floor(s / 2^16) */
-  unsigned n = __float_as_uint(__fadd_rn(s, 8388608.0f)) & 0x7FFFFFu;  /* s, an integer < 2^23 */
-  return __umulhi(n, p.magic);
+/* Four 8-bit output samples from vertical sums whose float bits are the
+ * integers S + bias (< 2^24). */
+__device__ __forceinline__ unsigned jf_pack8(float4 a, const jet__filter_params &p) {
+  unsigned b0 = __float_as_uint(a.x), b1 = __float_as_uint(a.y);
+  unsigned b2 = __float_as_uint(a.z), b3 = __float_as_uint(a.w);
+  if (p.mode == JET_FILTER_MODE_GAUSS8) /* byte 2 of each */
+    return __byte_perm(__byte_perm(b0, b1, 0x0062u), __byte_perm(b2, b3, 0x0062u), 0x5410u);
+  b0 = __umulhi(b0, p.magic);
+  b1 = __umulhi(b1, p.magic);
+  b2 = __umulhi(b2, p.magic);
+  b3 = __umulhi(b3, p.magic);
+  return __byte_perm(__byte_perm(b0, b1, 0x0040u), __byte_perm(b2, b3, 0x0040u), 0x5410u);
 }
 
-/* Store 4 consecutive output elements (global element gx of row y). */
+/* Store 4 consecutive output elements: element gx of the destination row
+ * at row. */
 template <typename T>
-__device__ __forceinline__ void jf_store4(char *__restrict__ dst, size_t pitch, int y, int gx, int rowlen,
-                                          float4 a, const jet__filter_params &p);
+__device__ __forceinline__ void jf_store4(char *__restrict__ row, int gx, int rowlen, float4 a,
+                                          const jet__filter_params &p);
 template <>
-__device__ __forceinline__ void jf_store4<jf_u8>(char *__restrict__ dst, size_t pitch, int y, int gx,
-                                                 int rowlen, float4 a, const jet__filter_params &p) {
-  unsigned b0 = jf_out8(a.x, p), b1 = jf_out8(a.y, p), b2 = jf_out8(a.z, p), b3 = jf_out8(a.w, p);
-  unsigned word = __byte_perm(__byte_perm(b0, b1, 0x0040u), __byte_perm(b2, b3, 0x0040u), 0x5410u);
-  jf_u8 *row = (jf_u8 *)(dst + (size_t)y * pitch);
+__device__ __forceinline__ void jf_store4<jf_u8>(char *__restrict__ row, int gx, int rowlen, float4 a,
+                                                 const jet__filter_params &p) {
+  unsigned word = jf_pack8(a, p);
+  jf_u8 *out = (jf_u8 *)row;
   if (p.vec_out && gx + 4 <= rowlen) {
-    *(unsigned *)(row + gx) = word;
+    *(unsigned *)(out + gx) = word;
   } else {
 #pragma unroll
     for (int m = 0; m < 4; m++)
-      if (gx + m < rowlen) row[gx + m] = (jf_u8)(word >> (8 * m));
+      if (gx + m < rowlen) out[gx + m] = (jf_u8)(word >> (8 * m));
   }
 }
 template <>
-__device__ __forceinline__ void jf_store4<float>(char *__restrict__ dst, size_t pitch, int y, int gx,
-                                                 int rowlen, float4 a, const jet__filter_params &p) {
+__device__ __forceinline__ void jf_store4<float>(char *__restrict__ row, int gx, int rowlen, float4 a,
+                                                 const jet__filter_params &p) {
   a.x *= p.scale;
   a.y *= p.scale;
   a.z *= p.scale;
   a.w *= p.scale;
-  float *row = (float *)(dst + (size_t)y * pitch);
+  float *out = (float *)row;
   if (p.vec_out && gx + 4 <= rowlen) {
-    *(float4 *)(row + gx) = a;
+    *(float4 *)(out + gx) = a;
   } else {
-    if (gx < rowlen) row[gx] = a.x;
-    if (gx + 1 < rowlen) row[gx + 1] = a.y;
-    if (gx + 2 < rowlen) row[gx + 2] = a.z;
-    if (gx + 3 < rowlen) row[gx + 3] = a.w;
+    if (gx < rowlen) out[gx] = a.x;
+    if (gx + 1 < rowlen) out[gx + 1] = a.y;
+    if (gx + 2 < rowlen) out[gx + 2] = a.z;
+    if (gx + 3 < rowlen) out[gx + 3] = a.w;
   }
 }
 
-__device__ __forceinline__ void jf_fma4(float4 &acc, float w, float4 v) {
-  acc.x = fmaf(w, v.x, acc.x);
-  acc.y = fmaf(w, v.y, acc.y);
-  acc.z = fmaf(w, v.z, acc.z);
-  acc.w = fmaf(w, v.w, acc.w);
+/* An integer float f (0 <= f < 2^23) as the float whose bits are f. */
+__device__ __forceinline__ float jf_int_bits(float f) {
+  return __uint_as_float(__float_as_uint(f + 8388608.0f) & 0x7FFFFFu);
+}
+
+/* a * b + c rounded once, subnormals kept whatever the compiler's -ftz. */
+__device__ __forceinline__ float jf_fma_exact(float a, float b, float c) {
+#ifdef __CUDA_ARCH__
+  float d;
+  asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(d) : "f"(a), "f"(b), "f"(c));
+  return d;
+#else
+  return fmaf(a, b, c);
+#endif
+}
+
+/* acc += w * v; 8-bit samples: the integer sums as subnormal floats. */
+template <typename T> __device__ __forceinline__ void jf_fma4(float4 &acc, float w, float4 v) {
+  if (sizeof(T) == 1) {
+    acc.x = jf_fma_exact(w, v.x, acc.x);
+    acc.y = jf_fma_exact(w, v.y, acc.y);
+    acc.z = jf_fma_exact(w, v.z, acc.z);
+    acc.w = jf_fma_exact(w, v.w, acc.w);
+  } else {
+    acc.x = fmaf(w, v.x, acc.x);
+    acc.y = fmaf(w, v.y, acc.y);
+    acc.z = fmaf(w, v.z, acc.z);
+    acc.w = fmaf(w, v.w, acc.w);
+  }
+}
+
+/* Packed lanes of the 4 window bytes from byte offset o = 4a + b: L gets
+ * bytes o and o + 2, H bytes o + 1 and o + 3, as 16-bit lanes. lo/hi hold
+ * the window words split the same way (lo: bytes 0, 2; hi: bytes 1, 3). */
+template <int O>
+__device__ __forceinline__ void jf_lanes(const unsigned *lo, const unsigned *hi, unsigned &L,
+                                         unsigned &H) {
+  const int a = O >> 2, b = O & 3;
+  if (b == 0) {
+    L = lo[a];
+    H = hi[a];
+  } else if (b == 1) {
+    L = hi[a];
+    H = __byte_perm(lo[a], lo[a + 1], 0x5432u);
+  } else if (b == 2) {
+    L = __byte_perm(lo[a], lo[a + 1], 0x5432u);
+    H = __byte_perm(hi[a], hi[a + 1], 0x5432u);
+  } else {
+    L = __byte_perm(hi[a], hi[a + 1], 0x5432u);
+    H = lo[a + 1];
+  }
+}
+
+/* Horizontal taps of output word J (4 samples) for taps I..K-1, packed. */
+template <int K, int NC, int HPc, int J, int I> struct jf_htaps {
+  static __device__ __forceinline__ void run(const unsigned *lo, const unsigned *hi,
+                                             const jet__filter_params &p, unsigned &aL,
+                                             unsigned &aH) {
+    unsigned L, H;
+    jf_lanes<HPc + 4 * J + (I - K / 2) * NC>(lo, hi, L, H);
+    const unsigned w = (unsigned)p.iw[I];
+    aL += w * L;
+    aH += w * H;
+    jf_htaps<K, NC, HPc, J, I + 1>::run(lo, hi, p, aL, aH);
+  }
+};
+template <int K, int NC, int HPc, int J> struct jf_htaps<K, NC, HPc, J, K> {
+  static __device__ __forceinline__ void run(const unsigned *, const unsigned *,
+                                             const jet__filter_params &, unsigned &, unsigned &) {}
+};
+
+/* Output word J of the 8-bit horizontal pass, unpacked in sample order. */
+template <int K, int NC, int HPc, int J>
+__device__ __forceinline__ uint4 jf_hword(const unsigned *lo, const unsigned *hi,
+                                          const jet__filter_params &p) {
+  unsigned aL = 0u, aH = 0u;
+  jf_htaps<K, NC, HPc, J, 0>::run(lo, hi, p, aL, aH);
+  return make_uint4(aL & 0xFFFFu, aH & 0xFFFFu, aL >> 16, aH >> 16);
 }
 
 /* Horizontal window of the unrolled kernels: WIN elements from s_in as floats. */
@@ -198,7 +284,28 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
    * 4 * c4 .. 4 * c4 + 3 with c4 = (s % Q) * J + s / Q, so that both passes
    * touch shared memory without bank conflicts. */
   int Q, J;
-  if (K) {
+  if constexpr (K != 0 && sizeof(T) == 1) {
+    /* packed integer taps; s_h gets the sums as integers */
+    const int EPT = jf_traits<T>::EPT, HPc = JET_FILTER_HP(K / 2, NC, 1), WIN = EPT + 2 * HPc;
+    Q = TW / EPT;
+    J = EPT / 4;
+    for (int t = threadIdx.x; t < rows * (TW / EPT); t += JET_FILTER_THREADS) {
+      int rr = t / (TW / EPT), q = t - rr * (TW / EPT);
+      jf_window<T, WIN> win;
+      win.load(s_in + rr * SW + q * EPT);
+      unsigned lo[WIN / 4], hi[WIN / 4];
+#pragma unroll
+      for (int a = 0; a < WIN / 4; a++) {
+        lo[a] = __byte_perm(win.w[a], 0u, 0x4240u);
+        hi[a] = __byte_perm(win.w[a], 0u, 0x4341u);
+      }
+      uint4 *out = (uint4 *)(s_h + rr * TW) + q;
+      out[0 * (TW / EPT)] = jf_hword<K, NC, HPc, 0>(lo, hi, p);
+      out[1 * (TW / EPT)] = jf_hword<K, NC, HPc, 1>(lo, hi, p);
+      out[2 * (TW / EPT)] = jf_hword<K, NC, HPc, 2>(lo, hi, p);
+      out[3 * (TW / EPT)] = jf_hword<K, NC, HPc, 3>(lo, hi, p);
+    }
+  } else if (K) {
     const int EPT = jf_traits<T>::EPT;
     const int R = K / 2, HPc = JET_FILTER_HP(K / 2, NC, ES), WIN = EPT + 2 * HPc;
     Q = TW / EPT;
@@ -239,8 +346,11 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
           const float *s = (const float *)(s_in + rr * SW) + 4 * q + off;
           v = make_float4(s[0], s[1], s[2], s[3]);
         }
-        jf_fma4(acc, s_w[i], v);
+        jf_fma4<float>(acc, s_w[i], v);
       }
+      if (ES == 1) /* acc: integers below 2^16, stored as such */
+        acc = make_float4(jf_int_bits(acc.x), jf_int_bits(acc.y), jf_int_bits(acc.z),
+                          jf_int_bits(acc.w));
       *(float4 *)(s_h + rr * TW + 4 * q) = acc;
     }
   }
@@ -249,6 +359,7 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
   /* Vertical pass and output. */
   const int nslot = TW / 4, ntask = nslot * (th / JET_FILTER_RV);
   const float4 *s_h4 = (const float4 *)s_h;
+  const float bias = ES == 1 ? __uint_as_float(p.ibias) : p.bias;
   for (int t = threadIdx.x; t < ntask; t += JET_FILTER_THREADS) {
     int g = t / nslot, s = t - g * nslot;
     int c4 = (s % Q) * J + s / Q;
@@ -256,7 +367,7 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
     if (gx >= rowlen || yb >= p.height) continue;
     float4 acc[JET_FILTER_RV];
 #pragma unroll
-    for (int o = 0; o < JET_FILTER_RV; o++) acc[o] = make_float4(p.bias, p.bias, p.bias, p.bias);
+    for (int o = 0; o < JET_FILTER_RV; o++) acc[o] = make_float4(bias, bias, bias, bias);
     const float4 *col = s_h4 + g * JET_FILTER_RV * nslot + s;
     if (K) {
 #pragma unroll
@@ -264,18 +375,19 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
         float4 v = col[jr * nslot];
 #pragma unroll
         for (int o = 0; o < JET_FILTER_RV; o++)
-          if (jr - o >= 0 && jr - o < K) jf_fma4(acc[o], p.w[(jr - o) & 31], v);
+          if (jr - o >= 0 && jr - o < K) jf_fma4<T>(acc[o], p.w[(jr - o) & 31], v);
       }
     } else {
       for (int i = 0; i < k; i++) {
         float wi = s_w[i];
 #pragma unroll
-        for (int o = 0; o < JET_FILTER_RV; o++) jf_fma4(acc[o], wi, col[(o + i) * nslot]);
+        for (int o = 0; o < JET_FILTER_RV; o++) jf_fma4<T>(acc[o], wi, col[(o + i) * nslot]);
       }
     }
+    char *drow = dst + (size_t)yb * dpitch;
 #pragma unroll
-    for (int o = 0; o < JET_FILTER_RV; o++)
-      if (yb + o < p.height) jf_store4<T>(dst, dpitch, yb + o, gx, rowlen, acc[o], p);
+    for (int o = 0; o < JET_FILTER_RV; o++, drow += dpitch)
+      if (yb + o < p.height) jf_store4<T>(drow, gx, rowlen, acc[o], p);
   }
 }
 

@@ -10,16 +10,22 @@
  *   s_in  (tile_h + 2r) rows of JET_FILTER_SW elements of the source type: the
  *         tile plus r rows above and below and JET_FILTER_HP elements left and
  *         right (>= r * channels, rounded up to 16 bytes), borders resolved
- *   s_h   (tile_h + 2r) rows of JET_FILTER_TW floats: the horizontal pass
+ *   s_h   (tile_h + 2r) rows of JET_FILTER_TW 32-bit words: the horizontal
+ *         pass (float samples: floats; 8-bit samples: the exact integer sums)
  */
 #ifndef JET_KERNELS_IMAGE_FILTER_PARAMS_H
 #define JET_KERNELS_IMAGE_FILTER_PARAMS_H
 
 #define JET_FILTER_THREADS 256
 #define JET_FILTER_RV 4            /* output rows per thread in the vertical pass */
-#define JET_FILTER_TILE_H 56       /* rows per block for the unrolled kernel sizes */
+#define JET_FILTER_TILE_H 60       /* most rows per block */
 #define JET_FILTER_SMEM_MAX 49152  /* no opt-in to more dynamic shared memory */
 #define JET_FILTER_FAST_KMAX 7     /* k 3, 5, 7 have unrolled kernels */
+
+/* Rows per block for kernel radius r, at most JET_FILTER_TILE_H (and less
+ * where the runtime-k kernel's shared memory runs out): tile_h + 2r close to
+ * 64, so that the horizontal pass (8 tasks a row) keeps all 256 threads busy. */
+#define JET_FILTER_TILE_ROWS(r) ((64 - 2 * (r)) / JET_FILTER_RV * JET_FILTER_RV)
 
 /* Elements per tile row: 128 bytes of 8-bit samples, 64 floats. */
 #define JET_FILTER_TW(esize) ((esize) == 1 ? 128 : 64)
@@ -31,14 +37,16 @@
   (128 + ((tile_h) + 2 * (r)) * (JET_FILTER_SW(r, nc, esize) * (esize) + JET_FILTER_TW(esize) * 4))
 
 /* How the vertical pass turns its sums into output samples. */
-#define JET_FILTER_MODE_GAUSS8 0 /* (S + 2^15) >> 16, S exact in float (< 2^24) */
+#define JET_FILTER_MODE_GAUSS8 0 /* (S + 2^15) >> 16 */
 #define JET_FILTER_MODE_BOX8 1   /* (S + k*k/2) / (k*k) via magic */
 #define JET_FILTER_MODE_FLOAT 2  /* S * scale */
 
 typedef struct jet__filter_params {
   float w[32];       /* taps; 8-bit Gaussian: the Q8 integers; box: 1 */
+  int iw[32];        /* 8-bit: the same taps as integers */
   float border[4];   /* CONSTANT sample per channel (8-bit: already rounded and clamped) */
-  float bias;        /* start of the vertical sum: 2^15, k*k/2 or 0 */
+  float bias;        /* start of the vertical sum, float samples: 0 */
+  unsigned ibias;    /* start of the vertical sum, 8-bit samples: 2^15 or k*k/2 */
   float scale;       /* MODE_FLOAT: 1 / (k*k) for box, 1 for Gaussian */
   unsigned magic;    /* MODE_BOX8: ceil(2^32 / (k*k)); exact for sums < 2^22 */
   int mode;          /* JET_FILTER_MODE_* */

@@ -64,9 +64,12 @@ static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize
   }
   const int k2 = ksize * ksize;
   if (box) {
-    for (int i = 0; i < ksize; i++) p.w[i] = 1.0f;
+    for (int i = 0; i < ksize; i++) {
+      p.w[i] = 1.0f;
+      p.iw[i] = 1;
+    }
     p.mode = u8 ? JET_FILTER_MODE_BOX8 : JET_FILTER_MODE_FLOAT;
-    p.bias = u8 ? (float)(k2 / 2) : 0.0f;
+    p.ibias = (unsigned)(k2 / 2);
     p.scale = 1.0f / (float)k2;
     p.magic = (unsigned)((0x100000000ull + (unsigned)k2 - 1) / (unsigned)k2);
   } else {
@@ -78,11 +81,13 @@ static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize
         if (i != r) {
           int q = (int)floor(g[i] * JET_GAUSS_ONE + 0.5);
           p.w[i] = (float)q;
+          p.iw[i] = q;
           rest += q;
         }
       p.w[r] = (float)(JET_GAUSS_ONE - rest);
+      p.iw[r] = JET_GAUSS_ONE - rest;
       p.mode = JET_FILTER_MODE_GAUSS8;
-      p.bias = (float)(1 << (2 * JET_GAUSS_BITS - 1));
+      p.ibias = 1u << (2 * JET_GAUSS_BITS - 1);
     } else {
       for (int i = 0; i < ksize; i++) p.w[i] = (float)g[i];
       p.mode = JET_FILTER_MODE_FLOAT;
@@ -95,7 +100,7 @@ static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize
   p.height = h;
 
   const int r = ksize / 2, fast = ksize <= JET_FILTER_FAST_KMAX;
-  int th = JET_FILTER_TILE_H;
+  int th = JET_FILTER_TILE_ROWS(r);
   if (!fast) {
     /* Runtime-k kernel: as many rows as fit the shared memory, up to the usual tile. */
     size_t row = (size_t)JET_FILTER_SW(r, nc, es) * (size_t)es + (size_t)JET_FILTER_TW(es) * 4;

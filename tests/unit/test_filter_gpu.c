@@ -87,6 +87,69 @@ TEST(filter_tiles_fit_shared_memory) {
   return 0;
 }
 
+/* The rows per block of lib/image/filter.c: a whole number of vertical
+ * groups, at most JET_FILTER_TILE_H, the horizontal pass (8 tasks a row) in
+ * at most two rounds of the block, and the unrolled sizes fit the shared
+ * memory with it. */
+TEST(filter_tile_rows) {
+  static const int layouts[][2] = {{1, 1}, {3, 1}, {4, 1}, {1, 4}, {3, 4}}; /* channels, bytes */
+  for (int r = JET_FILTER_KSIZE_MIN / 2; r <= JET_FILTER_KSIZE_MAX / 2; r++) {
+    int th = JET_FILTER_TILE_ROWS(r);
+    CHECK_MSG(th >= JET_FILTER_RV && th % JET_FILTER_RV == 0 && th <= JET_FILTER_TILE_H, "r %d th %d",
+              r, th);
+    CHECK_MSG(8 * (th + 2 * r) <= 2 * JET_FILTER_THREADS, "r %d th %d", r, th);
+    if (2 * r + 1 <= JET_FILTER_FAST_KMAX)
+      for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+        CHECK_MSG(JET_FILTER_SMEM(r, layouts[l][0], layouts[l][1], th) <= JET_FILTER_SMEM_MAX,
+                  "r %d layout %zu", r, l);
+  }
+  CHECK(JET_FILTER_TILE_ROWS(2) == 60); /* 4K RGBA8 5x5: 2160 = 36 * 60, no partial tiles */
+  return 0;
+}
+
+static float bits_float(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static uint32_t float_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+/* The 8-bit vertical pass (filter.cu) sums integers below 2^24 as floats
+ * whose bits are the integers (subnormal, then the lowest normal binade)
+ * with fused multiply-adds by the taps: every such sum is exact, so the
+ * result's bits are the integer sum. Checked with the sums the filters can
+ * produce, high ones (across 2^23) included. */
+TEST(filter_subnormal_sums_exact) {
+  for (int k = JET_FILTER_KSIZE_MIN; k <= JET_FILTER_KSIZE_MAX; k += 2)
+    for (int rep = 0; rep < 2000; rep++) {
+      int box = rep & 1, q[JET_FILTER_KSIZE_MAX];
+      double sigma = rep % 6 < 2 ? 0.0 : 0.05 + (double)(jt_rand() % 20000) / 1000.0;
+      if (box)
+        for (int i = 0; i < k; i++) q[i] = 1;
+      else
+        ref_gaussian_weights_q(k, sigma, q);
+      uint32_t bias = box ? (uint32_t)(k * k / 2) : 1u << (2 * JET_GAUSS_BITS - 1);
+      uint32_t hmax = box ? (uint32_t)k * 255u : 255u * JET_GAUSS_ONE;
+      uint64_t want = bias;
+      float acc = bits_float(bias);
+      for (int j = 0; j < k; j++) {
+        /* horizontal sums: at or near the top, or anywhere */
+        uint32_t h = rep % 3 ? hmax - jt_rand() % (hmax / 8 + 1) : jt_rand() % (hmax + 1);
+        want += (uint64_t)q[j] * h;
+        acc = fmaf((float)q[j], bits_float(h), acc);
+      }
+      CHECK_MSG(want < (1u << 24), "k %d sum %llu", k, (unsigned long long)want);
+      CHECK_MSG(float_bits(acc) == (uint32_t)want, "k %d box %d: %u, want %llu", k, box,
+                float_bits(acc), (unsigned long long)want);
+    }
+  return 0;
+}
+
 /* ------------------------------------------------------------ device images */
 
 /* A device image and its whole byte range [base, base + extent), which is
@@ -142,13 +205,14 @@ typedef struct fcase {
   float bv[4];
   int kin, kout; /* dev_image kinds */
   int stream;    /* 0: created stream, 1: per-thread default, 2: legacy default */
+  int high;      /* 8-bit source samples 248..255: the largest sums */
 } fcase;
 
 static void describe(const fcase *c) {
-  fprintf(stderr, "  case: %s %s %dx%d k %d sigma %g border %s value %s(%g %g %g %g) src kind %d dst kind %d stream %d\n",
+  fprintf(stderr, "  case: %s %s %dx%d k %d sigma %g border %s value %s(%g %g %g %g) src kind %d dst kind %d stream %d high %d\n",
           c->box ? "box" : "gaussian", jet_format_name(c->f), c->w, c->h, c->k, c->sigma,
           border_names[c->border], c->use_bv ? "" : "NULL ", c->bv[0], c->bv[1], c->bv[2],
-          c->bv[3], c->kin, c->kout, c->stream);
+          c->bv[3], c->kin, c->kout, c->stream, c->high);
 }
 
 static float random_border_value(jet_format f) {
@@ -164,6 +228,10 @@ static int run_case_inner(jet_context ctx, jet_stream *streams, const fcase *c) 
   CHECK(ref_image_alloc(&src, c->f, c->w, c->h, jt_rand() % 40) == 0);
   CHECK(ref_image_alloc(&want, c->f, c->w, c->h, 0) == 0);
   ref_image_randomize(&src, jt_rand);
+  if (c->high && src.elem_size == 1)
+    for (int y = 0; y < c->h; y++)
+      for (size_t b = 0; b < (size_t)c->w * (size_t)src.channels; b++)
+        src.data[0][(size_t)y * src.pitch[0] + b] |= 0xF8;
   ref_image_poison(&want, 0x5A);
   dev_image in, out;
   if (dev_image_make(ctx, c->f, c->w, c->h, c->kin, &in)) return 1;
@@ -335,6 +403,43 @@ TEST(gpu_filter_formats_1921x1081) {
       return 1;
   }
   return 0;
+}
+
+/* The packed-integer unrolled 8-bit kernels: every 8-bit format, k 3, 5, 7,
+ * both filters, at several tiles each way, with the largest sums (samples
+ * 248..255) and plain random samples, the Gaussian with a centre tap of 256
+ * (sigma 0.2), a wide one (sigma 12) and the derived sigma. */
+TEST(gpu_filter_8bit_unrolled_sums) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  jet_stream streams[3];
+  if (open_ctx(&ctx, streams)) return 1;
+  static const double sigmas[] = {0.2, 12.0, 0.0};
+  int n = 0;
+  for (size_t fi = 0; fi < N_FORMATS; fi++) {
+    jet_format_desc d;
+    CHECK_OK(jet_format_info(filter_formats[fi], &d));
+    if (d.elem != JET_ELEM_U8) continue;
+    for (int k = 3; k <= JET_FILTER_FAST_KMAX; k += 2)
+      for (int box = 0; box < 2; box++)
+        for (int high = 0; high < 2; high++, n++) {
+          fcase c;
+          memset(&c, 0, sizeof c);
+          c.f = filter_formats[fi];
+          c.w = 259;
+          c.h = 131;
+          c.box = box;
+          c.k = k;
+          c.sigma = sigmas[n % 3];
+          c.border = borders[n % 3];
+          random_bv(&c);
+          c.kin = n % 3;
+          c.kout = (n + 1) % 3;
+          c.high = high;
+          if (run_case(ctx, streams, &c)) return 1;
+        }
+  }
+  return close_ctx(ctx, streams);
 }
 
 /* The runtime-k kernel at 1921x1081. */
