@@ -20,13 +20,21 @@ typedef unsigned long long u64;
 #define ROWS JET_RS_ROWS
 #define TH (TY * ROWS)
 
-/* color_coeffs.h: bilinear source index and Q11 fraction of destination d. */
-__device__ __forceinline__ void lin_coord(int d, int dn, int sn, int &s0, int &frac) {
+/* color_coeffs.h: bilinear source index and Q11 fraction of destination d.
+ * @fit32: 2*dn*sn and 2*dn << FRAC fit 32 bits (uniform per launch), so the
+ * 64-bit divisions (a long software sequence) reduce to 32-bit ones. */
+__device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int &s0, int &frac) {
   long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn;
   long long x0 = 0, ax = 0;
   if (n > 0) {
-    x0 = n / den;
-    ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
+    if (fit32) {
+      u32 un = (u32)n, ud = (u32)den, q = un / ud;
+      x0 = q;
+      ax = ((un - q * ud) << JET_RESIZE_FRAC_BITS) / ud;
+    } else {
+      x0 = n / den;
+      ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
+    }
   }
   if (x0 >= sn - 1) {
     x0 = sn - 1;
@@ -34,6 +42,11 @@ __device__ __forceinline__ void lin_coord(int d, int dn, int sn, int &s0, int &f
   }
   s0 = (int)x0;
   frac = (int)ax;
+}
+
+__device__ __forceinline__ bool coord_fit32(int dn, int sn) {
+  return (unsigned long long)(2u * (u32)dn) * (u32)sn < (1ull << 32) &&
+         dn < (1 << (31 - JET_RESIZE_FRAC_BITS));
 }
 
 __device__ __forceinline__ u32 rshift16_clamp8(int a) {
@@ -69,6 +82,92 @@ __device__ __forceinline__ void rgb_at(const jet__dnn_params &p, int x, int y, u
   }
 }
 
+/* NV12 rows with the per-pixel work trimmed: the constant parts of the
+ * YUV -> RGB rule (offsets, rounding half) are folded into three per-launch
+ * constants, the chroma terms of a source row pair are computed once when
+ * both rows share a chroma row (warp-uniform: a warp covers one output row),
+ * U and V come in one 16-bit load where the chroma plane allows, and row and
+ * column addresses are formed once. Integer results are those of rgb_at. */
+struct chroma_t {
+  int r, g, b;
+};
+
+__device__ __forceinline__ chroma_t chroma_at(const jet__dnn_params &p, const u8 *crow, int cx, bool uv16,
+                                              int kr, int kg, int kb) {
+  int u, v;
+  if (uv16) {
+    const u32 w = __ldg((const unsigned short *)crow + cx);
+    u = (int)(w & 255u);
+    v = (int)(w >> 8);
+  } else {
+    u = __ldg(crow + 2 * cx);
+    v = __ldg(crow + 2 * cx + 1);
+  }
+  chroma_t c;
+  c.r = p.crv * v + kr;
+  c.g = kg - p.cgu * u - p.cgv * v;
+  c.b = p.cbu * u + kb;
+  return c;
+}
+
+/* clamp8((t) >> SHIFT) with t already holding the rounding half: an arithmetic
+ * shift keeps negatives negative, so the clamp gives rshift16_clamp8's value */
+__device__ __forceinline__ u32 clamp_shift(int t) { return (u32)min(max(t >> JET_CC_SHIFT, 0), 255); }
+
+__device__ __forceinline__ void tap_rgb(int yy, const chroma_t &c, u32 *rgb) {
+  rgb[0] = clamp_shift(yy + c.r);
+  rgb[1] = clamp_shift(yy + c.g);
+  rgb[2] = clamp_shift(yy + c.b);
+}
+
+__device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_params &p, int x, int by, int x0, u32 ax,
+                                              const int *ys, const int *ya) {
+  const u32 ONE = JET_RESIZE_ONE;
+  const int x1 = min(x0 + 1, p.sw - 1), cx0 = x0 >> 1, cx1 = x1 >> 1;
+  const bool uv16 = (((unsigned long long)p.src1 | p.src1_pitch) & 1) == 0;
+  const int k0 = JET_CC_HALF - p.cy * p.yoff;
+  const int kr = k0 - 128 * p.crv, kg = k0 + 128 * (p.cgu + p.cgv), kb = k0 - 128 * p.cbu;
+  const u32 wx = ONE - ax;
+#pragma unroll 1
+  for (int r = 0; r < ROWS; r++) {
+    const int ly = threadIdx.y + r * TY, y = by + ly;
+    if (y >= p.dh) break;
+    const int y0 = ys[ly];
+    float out[3];
+    if (x0 < 0 || y0 < 0) {
+      out[0] = p.pad[0];
+      out[1] = p.pad[1];
+      out[2] = p.pad[2];
+    } else {
+      const int y1 = min(y0 + 1, p.sh - 1);
+      const u32 ay = (u32)ya[ly], wy = ONE - ay;
+      const u8 *r0 = p.src0 + (u64)y0 * p.src0_pitch, *r1 = p.src0 + (u64)y1 * p.src0_pitch;
+      const u8 *c0 = p.src1 + (u64)(y0 >> 1) * p.src1_pitch;
+      const int Y00 = __ldg(r0 + x0), Y01 = __ldg(r0 + x1), Y10 = __ldg(r1 + x0), Y11 = __ldg(r1 + x1);
+      const chroma_t a0 = chroma_at(p, c0, cx0, uv16, kr, kg, kb);
+      const chroma_t b0 = chroma_at(p, c0, cx1, uv16, kr, kg, kb);
+      chroma_t a1 = a0, b1 = b0;
+      if ((y0 >> 1) != (y1 >> 1)) {
+        const u8 *c1 = c0 + p.src1_pitch;
+        a1 = chroma_at(p, c1, cx0, uv16, kr, kg, kb);
+        b1 = chroma_at(p, c1, cx1, uv16, kr, kg, kb);
+      }
+      u32 t00[3], t01[3], t10[3], t11[3];
+      tap_rgb(p.cy * Y00, a0, t00);
+      tap_rgb(p.cy * Y01, b0, t01);
+      tap_rgb(p.cy * Y10, a1, t10);
+      tap_rgb(p.cy * Y11, b1, t11);
+#pragma unroll
+      for (int c = 0; c < 3; c++) {
+        const u32 s = wy * (wx * t00[c] + ax * t01[c]) + ay * (wx * t10[c] + ax * t11[c]);
+        out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
+  }
+}
+
 template <bool NV12, bool VEC>
 __device__ __forceinline__ void dnn(const jet__dnn_params &p) {
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
@@ -76,6 +175,7 @@ __device__ __forceinline__ void dnn(const jet__dnn_params &p) {
   const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TX;
   const int by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
   const int tid = threadIdx.y * TX + threadIdx.x;
+  const bool fx32 = coord_fit32(p.cw, p.sw), fy32 = coord_fit32(p.ch, p.sh);
   /* -1 marks columns and rows outside the content rectangle */
   for (int i = tid; i < TX + TH; i += TX * TY) {
     int col = i < TX;
@@ -84,7 +184,7 @@ __device__ __forceinline__ void dnn(const jet__dnn_params &p) {
     int sn = col ? p.sw : p.sh;
     if (d >= dn) continue;
     int s = -1, f = 0;
-    if (d >= o && d < o + cn) lin_coord(d - o, cn, sn, s, f);
+    if (d >= o && d < o + cn) lin_coord(d - o, cn, sn, col ? fx32 : fy32, s, f);
     if (col) {
       xs[i] = s;
       xa[i] = f;
@@ -97,33 +197,37 @@ __device__ __forceinline__ void dnn(const jet__dnn_params &p) {
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
   const u32 ONE = JET_RESIZE_ONE;
+  if constexpr (NV12) {
+    dnn_nv12_rows(p, x, by, xs[lx], (u32)xa[lx], ys, ya);
+  } else {
 #pragma unroll 1
-  for (int r = 0; r < ROWS; r++) {
-    const int ly = threadIdx.y + r * TY, y = by + ly;
-    if (y >= p.dh) break;
-    const int x0 = xs[lx], y0 = ys[ly];
-    float out[3];
-    if (x0 < 0 || y0 < 0) {
-      out[0] = p.pad[0];
-      out[1] = p.pad[1];
-      out[2] = p.pad[2];
-    } else {
-      const int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
-      const u32 ax = (u32)xa[lx], ay = (u32)ya[ly];
-      u32 t00[3], t01[3], t10[3], t11[3];
-      rgb_at<NV12, VEC>(p, x0, y0, t00);
-      rgb_at<NV12, VEC>(p, x1, y0, t01);
-      rgb_at<NV12, VEC>(p, x0, y1, t10);
-      rgb_at<NV12, VEC>(p, x1, y1, t11);
+    for (int r = 0; r < ROWS; r++) {
+      const int ly = threadIdx.y + r * TY, y = by + ly;
+      if (y >= p.dh) break;
+      const int x0 = xs[lx], y0 = ys[ly];
+      float out[3];
+      if (x0 < 0 || y0 < 0) {
+        out[0] = p.pad[0];
+        out[1] = p.pad[1];
+        out[2] = p.pad[2];
+      } else {
+        const int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
+        const u32 ax = (u32)xa[lx], ay = (u32)ya[ly];
+        u32 t00[3], t01[3], t10[3], t11[3];
+        rgb_at<NV12, VEC>(p, x0, y0, t00);
+        rgb_at<NV12, VEC>(p, x1, y0, t01);
+        rgb_at<NV12, VEC>(p, x0, y1, t10);
+        rgb_at<NV12, VEC>(p, x1, y1, t11);
 #pragma unroll
-      for (int c = 0; c < 3; c++) {
-        u32 s = (ONE - ay) * ((ONE - ax) * t00[c] + ax * t01[c]) +
-                ay * ((ONE - ax) * t10[c] + ax * t11[c]);
-        out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
+        for (int c = 0; c < 3; c++) {
+          u32 s = (ONE - ay) * ((ONE - ax) * t00[c] + ax * t01[c]) +
+                  ay * ((ONE - ax) * t10[c] + ax * t11[c]);
+          out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
+        }
       }
-    }
 #pragma unroll
-    for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
+      for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
+    }
   }
 }
 

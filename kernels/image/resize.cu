@@ -8,8 +8,13 @@
  * 8-bit, so that a group is 4 or 12 bytes, stored as 32-bit words) in 4 rows
  * 8 apart, so a warp covers one contiguous stretch of a row. The per-column
  * and per-row source coordinates (64-bit divisions) are computed once per
- * block into shared memory. Blocks are numbered along one grid axis (tiles in
- * row-major order), so no image size runs into the 65535 limit of grid y.
+ * block into shared memory (32-bit divisions where the sizes allow). Blocks
+ * are numbered along one grid axis (tiles in row-major order), so no image
+ * size runs into the 65535 limit of grid y.
+ *
+ * RGBA8 with aligned rows has its own kernels (jet_resize_u8c4v_*, chosen by
+ * the launcher): nearest and bilinear issue all of a thread's loads before
+ * any store; area by integer factors sums packed words without weights.
  *
  * Float sums (bilinear, area, remap) carry their rounding error along
  * (compensated products and sums with explicitly rounded intrinsics, which no
@@ -58,13 +63,21 @@ __device__ __forceinline__ float df_value(df a) { return __fadd_rn(a.hi, a.lo); 
 
 /* ------------------------------------------------------------ coordinates */
 
-/* color_coeffs.h: bilinear source index and Q11 fraction of destination d. */
-__device__ __forceinline__ void lin_coord(int d, int dn, int sn, int &s0, int &frac) {
+/* color_coeffs.h: bilinear source index and Q11 fraction of destination d.
+ * @fit32: 2*dn*sn and 2*dn << FRAC fit 32 bits (uniform per launch), so the
+ * 64-bit divisions (a long software sequence) reduce to 32-bit ones. */
+__device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int &s0, int &frac) {
   long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn;
   long long x0 = 0, ax = 0;
   if (n > 0) {
-    x0 = n / den;
-    ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
+    if (fit32) {
+      u32 un = (u32)n, ud = (u32)den, q = un / ud;
+      x0 = q;
+      ax = ((un - q * ud) << JET_RESIZE_FRAC_BITS) / ud;
+    } else {
+      x0 = n / den;
+      ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
+    }
   }
   if (x0 >= sn - 1) {
     x0 = sn - 1;
@@ -74,26 +87,38 @@ __device__ __forceinline__ void lin_coord(int d, int dn, int sn, int &s0, int &f
   frac = (int)ax;
 }
 
-__device__ __forceinline__ int nearest_index(int d, int dn, int sn) {
+__device__ __forceinline__ int nearest_index(int d, int dn, int sn, bool fit32) {
+  if (fit32) return (int)((u32)(2 * d + 1) * (u32)sn / (2u * (u32)dn));
   return (int)(((2LL * d + 1) * sn) / (2LL * dn));
 }
 
+/* 32-bit coordinate arithmetic suffices for an axis of dn destination and sn
+ * source pixels: 2*dn*sn < 2^32 and (2*dn) << FRAC < 2^32. */
+__device__ __forceinline__ bool coord_fit32(int dn, int sn) {
+  return (unsigned long long)(2u * (u32)dn) * (u32)sn < (1ull << 32) &&
+         dn < (1 << (31 - JET_RESIZE_FRAC_BITS));
+}
+
 /* Fill the block's column and row tables: nearest index, bilinear (index,
- * fraction) or the first source index of the area window. */
+ * fraction) or the first source index of the area window. Entries past the
+ * image edge get the last row's or column's values (valid addresses, so that
+ * loads may be issued before the bounds test of the store). */
 template <int MODE>
 __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx, int by, int tw,
                                             int *xs, int *xa, int *ys, int *ya) {
   int tid = threadIdx.y * TX + threadIdx.x;
+  const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
   for (int i = tid; i < tw + TH; i += TX * TY) {
     int col = i < tw;
     int d = col ? bx + i : by + (i - tw);
     int dn = col ? p.dw : p.dh, sn = col ? p.sw : p.sh;
-    if (d >= dn) continue;
+    bool f32 = col ? fx32 : fy32;
+    d = min(d, dn - 1);
     int s = 0, f = 0;
     if (MODE == MODE_NEAREST)
-      s = nearest_index(d, dn, sn);
+      s = nearest_index(d, dn, sn, f32);
     else if (MODE == MODE_LINEAR)
-      lin_coord(d, dn, sn, s, f);
+      lin_coord(d, dn, sn, f32, s, f);
     else
       s = (int)(((long long)d * (col ? p.rsw : p.rsh)) / (col ? p.rdw : p.rdh));
     if (col) {
@@ -240,6 +265,156 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   }
 }
 
+/* RGBA8 with 4-byte aligned rows, nearest and bilinear: every load of the
+ * thread's ROWS rows is issued before the first store (the compiler cannot
+ * move loads across stores to possibly aliasing memory), so a thread keeps
+ * up to 4 * ROWS taps in flight. Adjacent bilinear taps (x0 even, x1 = x0+1)
+ * are one 8-byte load when the rows are 8-byte aligned. */
+__device__ __forceinline__ u32 lerp_c4(u32 p00, u32 p01, u32 p10, u32 p11, u32 ax, u32 ay) {
+  const u32 ONE = JET_RESIZE_ONE;
+  u32 out = 0;
+#pragma unroll
+  for (int c = 0; c < 4; c++) {
+    const u32 a = (p00 >> (8 * c)) & 255u, b = (p01 >> (8 * c)) & 255u;
+    const u32 d = (p10 >> (8 * c)) & 255u, e = (p11 >> (8 * c)) & 255u;
+    const u32 t = (ONE - ay) * ((ONE - ax) * a + ax * b) + ay * ((ONE - ax) * d + ax * e);
+    out |= ((t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS)) << (8 * c);
+  }
+  return out;
+}
+
+__device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair, u32 &a, u32 &b) {
+  if (pair) {
+    const uint2 w = __ldg((const uint2 *)row + (x0 >> 1));
+    a = w.x;
+    b = w.y;
+  } else {
+    a = __ldg((const u32 *)row + x0);
+    b = __ldg((const u32 *)row + x1);
+  }
+}
+
+template <int MODE>
+__device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
+  __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
+  int bx, by;
+  tile_of(p.dw, TX, bx, by);
+  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya);
+  __syncthreads();
+  const int lx = threadIdx.x, x = bx + lx;
+  if (x >= p.dw) return;
+  u8 *const dcol = p.dst + (u64)x * 4;
+  if (MODE == MODE_NEAREST) {
+    const u32 *const scol = (const u32 *)p.src + xs[lx];
+    u32 v[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+      v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * p.src_pitch));
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const int y = by + threadIdx.y + r * TY;
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * p.dst_pitch) = v[r];
+    }
+  } else {
+    const int x0 = xs[lx], x1 = min(x0 + 1, p.sw - 1);
+    const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)p.src | p.src_pitch) & 7) == 0;
+    u32 t[ROWS][4];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const int y0 = ys[threadIdx.y + r * TY], y1 = min(y0 + 1, p.sh - 1);
+      ld_pair(p.src + (u64)y0 * p.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
+      ld_pair(p.src + (u64)y1 * p.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
+    }
+    const u32 ax = (u32)xa[lx];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const int ly = threadIdx.y + r * TY, y = by + ly;
+      if (y < p.dh)
+        *(u32 *)(dcol + (u64)y * p.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
+    }
+  }
+}
+
+/* RGBA8 area resize by integer factors kx = sw/dw, ky = sh/dh (kx*ky <= 256,
+ * 4-byte aligned rows): every weight is 1, so the sum is the plain box sum,
+ * taken on packed words: channels 0 and 2 in the 16-bit lanes of one word,
+ * 1 and 3 of another (255 * 256 < 2^16: no lane overflows). The rounding is
+ * the reference's (2S + D) / (2D), D = kx*ky: a shift when D is a power of 2. */
+#define LANES 0x00ff00ffu
+__device__ __forceinline__ void sum_px(u32 w, u32 &lo, u32 &hi) {
+  lo += w & LANES;
+  hi += (w >> 8) & LANES;
+}
+
+__device__ __forceinline__ u32 area_round(u32 lo, u32 hi, u32 D, int sh) {
+  if (sh >= 0) {
+    const u32 half = (D >> 1) * 0x00010001u;
+    return (((lo + half) >> sh) & LANES) | ((((hi + half) >> sh) & LANES) << 8);
+  }
+  const u32 s0 = lo & 0xffffu, s2 = lo >> 16, s1 = hi & 0xffffu, s3 = hi >> 16;
+  const u32 D2 = 2 * D;
+  return ((2 * s0 + D) / D2) | (((2 * s1 + D) / D2) << 8) | (((2 * s2 + D) / D2) << 16) |
+         (((2 * s3 + D) / D2) << 24);
+}
+
+__device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
+  int bx, by;
+  tile_of(p.dw, TX, bx, by);
+  const int x = bx + threadIdx.x;
+  if (x >= p.dw) return;
+  const int kx = p.rsw, ky = p.rsh;
+  const u32 D = (u32)(kx * ky);
+  const int sh = (D & (D - 1)) == 0 ? __ffs((int)D) - 1 : -1;
+  u8 *const dcol = p.dst + (u64)x * 4;
+  if (kx == 2 && ky == 2 && (((unsigned long long)p.src | p.src_pitch) & 7) == 0) {
+    /* the common 2x2 case: two 8-byte loads per pixel, all rows in flight */
+    const uint2 *const scol = (const uint2 *)p.src + x;
+    uint2 a[ROWS], b[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const int y = min(by + (int)threadIdx.y + r * TY, p.dh - 1);
+      const u8 *row = (const u8 *)scol + (u64)(2 * y) * p.src_pitch;
+      a[r] = __ldg((const uint2 *)row);
+      b[r] = __ldg((const uint2 *)(row + p.src_pitch));
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const int y = by + threadIdx.y + r * TY;
+      u32 lo = 0, hi = 0;
+      sum_px(a[r].x, lo, hi);
+      sum_px(a[r].y, lo, hi);
+      sum_px(b[r].x, lo, hi);
+      sum_px(b[r].y, lo, hi);
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * p.dst_pitch) = area_round(lo, hi, 4, 2);
+    }
+    return;
+  }
+  const u32 *const scol = (const u32 *)p.src + (u64)x * kx;
+#pragma unroll 1
+  for (int r = 0; r < ROWS; r++) {
+    const int y = by + threadIdx.y + r * TY;
+    if (y >= p.dh) break;
+    const u8 *row = (const u8 *)scol + (u64)y * ky * p.src_pitch;
+    u32 lo = 0, hi = 0;
+#pragma unroll 1
+    for (int j = 0; j < ky; j++, row += p.src_pitch) {
+      int i = 0;
+#pragma unroll 1
+      for (; i + 4 <= kx; i += 4) {
+        const u32 w0 = __ldg((const u32 *)row + i), w1 = __ldg((const u32 *)row + i + 1);
+        const u32 w2 = __ldg((const u32 *)row + i + 2), w3 = __ldg((const u32 *)row + i + 3);
+        sum_px(w0, lo, hi);
+        sum_px(w1, lo, hi);
+        sum_px(w2, lo, hi);
+        sum_px(w3, lo, hi);
+      }
+#pragma unroll 1
+      for (; i < kx; i++) sum_px(__ldg((const u32 *)row + i), lo, hi);
+    }
+    *(u32 *)(dcol + (u64)y * p.dst_pitch) = area_round(lo, hi, D, sh);
+  }
+}
+
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
@@ -326,6 +501,18 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
       resize_u8<C, G, MODE, false>(p);                                               \
     }                                                                                \
   }
+/* RGBA8 fast paths, chosen by the launcher (lib/image/resize.c) when source
+ * and destination rows are 4-byte aligned (area: integer factors, kx*ky <=
+ * 256); separate kernels so that each gets its own register budget. */
+extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_nearest(jet__resize_params p) {
+  resize_c4<MODE_NEAREST>(p);
+}
+extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_linear(jet__resize_params p) {
+  resize_c4<MODE_LINEAR>(p);
+}
+extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_area_int(jet__resize_params p) {
+  area_c4_int(p);
+}
 #define RESIZE_F32(name, C, MODE) \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { resize_f32<C, MODE>(p); }
 

@@ -94,6 +94,14 @@ jet_status jet_resize(jet_stream stream, jet_image src, jet_image dst, jet_inter
   }
   char name[48];
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
+  /* RGBA8 fast kernels: aligned rows; area only for integer factors whose
+   * box sum fits the packed 16-bit lanes (kx*ky <= 256) */
+  if (channels == 4 && !is_float && p.src_vec && p.dst_vec) {
+    if (interp != JET_INTERP_AREA)
+      snprintf(name, sizeof name, "jet_resize_u8c4v_%s", mode_names[interp]);
+    else if (p.rdw == 1 && p.rdh == 1 && p.area_d <= 256)
+      snprintf(name, sizeof name, "jet_resize_u8c4v_area_int");
+  }
   int group = (!is_float && channels != 4) ? 4 : 1;
   jet_dim3 grid;
   JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, &grid, __func__));

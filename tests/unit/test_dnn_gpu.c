@@ -89,6 +89,12 @@ static int dnn_format(jet_format f) {
   CHECK(dnn_case(ctx, st, f, 3840, 2160, 1024, 576, 0, 0, 1) == 0);
   CHECK(dnn_case(ctx, st, f, 3840, 2160, 512, 512, 1, 1, 0) == 0);
   CHECK(dnn_case(ctx, st, f, 640, 360, 1920, 1080, 1, 0, 2) == 0); /* upscale */
+  /* the benchmark's letterbox, and ratios whose row pairs do and do not
+   * share a chroma row, in every layout */
+  for (int which = 0; which < 3; which++) {
+    CHECK(dnn_case(ctx, st, f, 3840, 2160, 1280, 1280, 1, which == 1, which) == 0);
+    CHECK(dnn_case(ctx, st, f, 300, 200, 97, 131, which != 1, 0, which) == 0);
+  }
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;

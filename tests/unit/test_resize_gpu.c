@@ -146,6 +146,34 @@ TEST(gpu_resize_area_wide_sums) {
   return 0;
 }
 
+/* The RGBA8 fast kernels (aligned rows): area by integer factors (power of
+ * two and not, up to kx*ky = 256 and just past it), bilinear taps that are
+ * and are not 8-byte pairs, and coordinates that need 64-bit arithmetic; in
+ * every layout, so the aligned, 4-but-not-8-aligned and scalar paths meet
+ * each case. */
+TEST(gpu_resize_rgba8_fast_paths) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][5] = {
+      {64, 48, 32, 24, JET_INTERP_AREA},     {96, 60, 32, 20, JET_INTERP_AREA},
+      {128, 64, 32, 16, JET_INTERP_AREA},    {160, 96, 10, 6, JET_INTERP_AREA},
+      {170, 102, 10, 6, JET_INTERP_AREA},    {90, 40, 30, 20, JET_INTERP_AREA},
+      {35, 33, 35, 11, JET_INTERP_AREA},     {1922, 1082, 961, 541, JET_INTERP_AREA},
+      {96, 64, 64, 40, JET_INTERP_LINEAR},   {97, 65, 33, 47, JET_INTERP_LINEAR},
+      {96, 64, 64, 40, JET_INTERP_NEAREST},  {65536, 2, 40000, 1, JET_INTERP_LINEAR},
+      {65536, 2, 40000, 1, JET_INTERP_NEAREST}, {1922, 1082, 961, 541, JET_INTERP_LINEAR},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int which = 0; which < 3; which++)
+      CHECK(resize_case(ctx, st, JET_FORMAT_RGBA8, cases[i], (jet_interp)cases[i][4], which) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* ------------------------------------------------------------ remap */
 
 /* A map with in-range samples, exact sub-pixel ties, integers, far
