@@ -30,6 +30,8 @@ _Static_assert(sizeof(jet__cc_args) == 216, "jet__cc_args layout differs from co
 
 #define CC_BLOCK_X 32u
 #define CC_BLOCK_Y 8u /* CC_WARPS in color.cu */
+#define CC_BLOCKS_PER_SM 8u /* 2048 threads per SM (sm_90) */
+#define CC_WAVES 2u
 
 typedef struct cc_row {
   int cy, crv, cgu, cgv, cbu, yr, yg, yb, ur, ug, ub, vr, vg, vb, yoff;
@@ -245,12 +247,20 @@ jet_status jet_convert_color(jet_stream stream, jet_image src, jet_image dst,
   int rows_per_thread = 1;
   JET__TRY(plan(src, dst, matrix, range, &a, &name, &rows_per_thread, __func__));
 
-  /* 4 pixels per thread and row; the kernel loops over rows beyond grid.y. */
+  /* 4 pixels per thread and row; the kernel loops over rows beyond grid.y.
+   * About CC_WAVES full waves of blocks, every thread running the same number
+   * of row groups: the loop amortises each thread's setup (pointers,
+   * coefficients), and the balanced count keeps the last wave full. */
   unsigned long long groups = ((unsigned long long)a.width + 3) / 4;
   unsigned long long rows = (unsigned long long)a.height / (unsigned)rows_per_thread;
+  unsigned long long gx = (groups + CC_BLOCK_X - 1) / CC_BLOCK_X;
   unsigned long long gy = (rows + CC_BLOCK_Y - 1) / CC_BLOCK_Y;
-  jet_dim3 grid = {(unsigned)((groups + CC_BLOCK_X - 1) / CC_BLOCK_X),
-                   (unsigned)(gy > 65535 ? 65535 : gy), 1};
+  unsigned long long sms = ctx->info.sm_count > 0 ? (unsigned long long)ctx->info.sm_count : 1;
+  unsigned long long per_column = sms * CC_BLOCKS_PER_SM * CC_WAVES / gx;
+  if (per_column < 1) per_column = 1;
+  unsigned long long iters = (gy + per_column - 1) / per_column;
+  gy = (gy + iters - 1) / iters;
+  jet_dim3 grid = {(unsigned)gx, (unsigned)(gy > 65535 ? 65535 : gy), 1};
   jet_dim3 block = {CC_BLOCK_X, CC_BLOCK_Y, 1};
 
   cudaStream_t cu;

@@ -34,7 +34,10 @@ static int is_420(jet_format f) {
 }
 
 static const char *mode_name(int mode) {
-  return mode == 0 ? "created" : mode == 1 ? "wrapped, padded" : "wrapped, odd pitch and offset";
+  return mode == 0   ? "created"
+         : mode == 1 ? "wrapped, padded"
+         : mode == 2 ? "wrapped, odd pitch and offset"
+                     : "wrapped, pitch and offset 4 past a multiple of 16";
 }
 
 /* ------------------------------------------------------------ device images */
@@ -52,7 +55,9 @@ typedef struct dimg {
 /* mode 0: jet_image_create. mode 1: wrapped, every pitch padded by 16..64 bytes
  * past a multiple of 16 and planes 256-aligned (the vector path stays on).
  * mode 2: wrapped, pitches padded by 1..40 bytes and planes at odd offsets
- * (the byte path). Wrapped memory is filled with 0xA5 first. */
+ * (the byte path). mode 3: wrapped, pitches and plane offsets 4 bytes past a
+ * multiple of 16 (4-byte vector accesses; RGB8 rows stored as words, not
+ * 16-byte chunks). Wrapped memory is filled with 0xA5 first. */
 static int dimg_make(jet_context ctx, jet_format f, int w, int h, int mode, dimg *o) {
   memset(o, 0, sizeof *o);
   o->mode = mode;
@@ -68,9 +73,12 @@ static int dimg_make(jet_context ctx, jet_format f, int w, int h, int mode, dimg
     if (mode == 1) {
       o->pitch[i] = (o->row[i] + 15) / 16 * 16 + 16 * (1 + jt_rand() % 4);
       o->off[i] = (total + 255) / 256 * 256;
-    } else {
+    } else if (mode == 2) {
       o->pitch[i] = o->row[i] + 1 + jt_rand() % 40;
       o->off[i] = total + 1 + 2 * (jt_rand() % 4);
+    } else { /* mode 3: 4-byte vector accesses, no 16-byte ones */
+      o->pitch[i] = (o->row[i] + 15) / 16 * 16 + 4 + 16 * (jt_rand() % 3);
+      o->off[i] = (total + 255) / 256 * 256 + 4;
     }
     total = o->off[i] + o->pitch[i] * (size_t)o->ph[i];
   }
@@ -260,6 +268,58 @@ TEST(gpu_convert_color_4k) {
                  (jet_color_matrix)(mr >> 1), (jet_color_range)(mr & 1), 0, mr == 3 ? 1 : 0))
       return 1;
   CHECK_OK(jet_stream_destroy(stream));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* RGB8/BGR8 destinations whose rows are 4- but not 16-byte aligned (the
+ * word store path of full warps) and sources of every alignment class. */
+TEST(gpu_convert_color_rgb8_word_aligned_rows) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream stream;
+  CHECK_OK(jet_context_default_stream(ctx, JET_STREAM_PER_THREAD, &stream));
+  static const jet_format srcs[] = {JET_FORMAT_NV12, JET_FORMAT_NV21, JET_FORMAT_I420,
+                                    JET_FORMAT_YUYV, JET_FORMAT_GRAY8, JET_FORMAT_RGB8,
+                                    JET_FORMAT_BGRA8};
+  static const int sizes[][2] = {{384, 4}, {1000, 6}, {1920, 1080}};
+  for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++)
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+      jet_format df = (i + z) & 1 ? JET_FORMAT_BGR8 : JET_FORMAT_RGB8;
+      if (srcs[i] == df) df = JET_FORMAT_BGR8;
+      unsigned k = jt_rand();
+      if (run_case(ctx, stream, srcs[i], df, sizes[z][0], sizes[z][1], (jet_color_matrix)(k & 1),
+                   (jet_color_range)((k >> 1) & 1), (k >> 2) & 1 ? 3 : 1, 3))
+        return 1;
+    }
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* Wide images: many blocks per row, so on a 132-SM H100 (the grid covers
+ * about two waves of 8 blocks per SM) every thread loops over several row
+ * groups, including a last iteration where only some warps have rows left. */
+TEST(gpu_convert_color_row_loop) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream stream;
+  CHECK_OK(jet_context_default_stream(ctx, JET_STREAM_LEGACY, &stream));
+  static const jet_format pairs[][2] = {
+      {JET_FORMAT_NV12, JET_FORMAT_RGB8},  {JET_FORMAT_NV12, JET_FORMAT_RGBA8},
+      {JET_FORMAT_YUYV, JET_FORMAT_RGBA8}, {JET_FORMAT_RGBA8, JET_FORMAT_NV12},
+      {JET_FORMAT_RGBA8, JET_FORMAT_GRAY8}, {JET_FORMAT_BGR8, JET_FORMAT_I420},
+      {JET_FORMAT_UYVY, JET_FORMAT_GRAY8}, {JET_FORMAT_I420, JET_FORMAT_BGR8}};
+  static const int sizes[][2] = {{7680, 1250}, {16002, 418}};
+  for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+      unsigned k = jt_rand();
+      if (run_case(ctx, stream, pairs[p][0], pairs[p][1], sizes[z][0], sizes[z][1],
+                   (jet_color_matrix)(k & 1), (jet_color_range)((k >> 1) & 1), (int)(k >> 2) % 4,
+                   (int)(k >> 4) % 4))
+        return 1;
+    }
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
 }
