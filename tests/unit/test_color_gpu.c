@@ -309,7 +309,7 @@ TEST(gpu_convert_color_row_loop) {
   static const jet_format pairs[][2] = {
       {JET_FORMAT_NV12, JET_FORMAT_RGB8},  {JET_FORMAT_NV12, JET_FORMAT_RGBA8},
       {JET_FORMAT_YUYV, JET_FORMAT_RGBA8}, {JET_FORMAT_RGBA8, JET_FORMAT_NV12},
-      {JET_FORMAT_RGBA8, JET_FORMAT_GRAY8}, {JET_FORMAT_BGR8, JET_FORMAT_I420},
+      {JET_FORMAT_RGBA8, JET_FORMAT_GRAY8}, {JET_FORMAT_RGB8, JET_FORMAT_I420},
       {JET_FORMAT_UYVY, JET_FORMAT_GRAY8}, {JET_FORMAT_I420, JET_FORMAT_BGR8}};
   static const int sizes[][2] = {{7680, 1250}, {16002, 418}};
   for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
