@@ -26,6 +26,7 @@
 
 typedef unsigned char u8;
 typedef unsigned int u32;
+#include "resize_coord.cuh"
 typedef unsigned long long u64;
 
 #define TX JET_RS_TX
@@ -62,30 +63,6 @@ __device__ __forceinline__ void df_add_prod(df &a, float x, float y) {
 __device__ __forceinline__ float df_value(df a) { return __fadd_rn(a.hi, a.lo); }
 
 /* ------------------------------------------------------------ coordinates */
-
-/* color_coeffs.h: bilinear source index and Q11 fraction of destination d.
- * @fit32: 2*dn*sn and 2*dn << FRAC fit 32 bits (uniform per launch), so the
- * 64-bit divisions (a long software sequence) reduce to 32-bit ones. */
-__device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int &s0, int &frac) {
-  long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn;
-  long long x0 = 0, ax = 0;
-  if (n > 0) {
-    if (fit32) {
-      u32 un = (u32)n, ud = (u32)den, q = un / ud;
-      x0 = q;
-      ax = ((un - q * ud) << JET_RESIZE_FRAC_BITS) / ud;
-    } else {
-      x0 = n / den;
-      ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
-    }
-  }
-  if (x0 >= sn - 1) {
-    x0 = sn - 1;
-    ax = 0;
-  }
-  s0 = (int)x0;
-  frac = (int)ax;
-}
 
 __device__ __forceinline__ int nearest_index(int d, int dn, int sn, bool fit32) {
   if (fit32) return (int)((u32)(2 * d + 1) * (u32)sn / (2u * (u32)dn));
