@@ -146,6 +146,14 @@ jet_status jet__device_query(int device, jet_platform_info *info, const char *fn
 /* Make @ctx's device current on the calling thread. */
 jet_status jet__ctx_activate(struct jet_context_s *ctx, const char *fn);
 
+/* Register a filled-in context (device, flags, info, platform) as a live
+ * handle with its default streams and built-in module lock; on failure nothing
+ * stays registered. jet__context_unregister undoes it (and unloads built-in
+ * modules). Used by jet_context_create/destroy, and by host tests to make
+ * contexts that never touch a GPU. */
+jet_status jet__context_register(struct jet_context_s *ctx, const char *fn);
+void jet__context_unregister(struct jet_context_s *ctx);
+
 /* Validate @ctx and make its device current. */
 jet_status jet__ctx_enter(jet_context ctx, const char *fn);
 

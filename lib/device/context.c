@@ -85,6 +85,33 @@ static jet_status apply_flags(int device, unsigned flags, const char *fn) {
                            have, want);
 }
 
+jet_status jet__context_register(struct jet_context_s *ctx, const char *fn) {
+  atomic_init(&ctx->live_objects, 0);
+  JET__TRY(jet__handle_register(&ctx->h, JET__H_CONTEXT, ctx, fn));
+  pthread_mutex_init(&ctx->builtin_lock, NULL);
+  ctx->default_streams[JET_STREAM_LEGACY].cu = cudaStreamLegacy;
+  ctx->default_streams[JET_STREAM_PER_THREAD].cu = cudaStreamPerThread;
+  jet_status st = JET_STATUS_OK;
+  for (int k = 0; k < 2 && st == JET_STATUS_OK; k++) {
+    ctx->default_streams[k].is_default = 1;
+    st = jet__handle_register_embedded(&ctx->default_streams[k].h, JET__H_STREAM, ctx, fn);
+  }
+  if (st != JET_STATUS_OK) {
+    for (int k = 0; k < 2; k++)
+      if (ctx->default_streams[k].h.type) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
+    pthread_mutex_destroy(&ctx->builtin_lock);
+    jet__handle_unregister(&ctx->h);
+  }
+  return st;
+}
+
+void jet__context_unregister(struct jet_context_s *ctx) {
+  jet__builtins_release(ctx);
+  pthread_mutex_destroy(&ctx->builtin_lock);
+  for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
+  jet__handle_unregister(&ctx->h);
+}
+
 jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
   JET__ARG(out, "out is NULL");
   *out = NULL;
@@ -116,26 +143,9 @@ jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
   ctx->flags = d.flags;
   ctx->info = info;
   ctx->platform = plat;
-  atomic_init(&ctx->live_objects, 0);
-  st = jet__handle_register(&ctx->h, JET__H_CONTEXT, ctx, __func__);
+  st = jet__context_register(ctx, __func__);
   if (st != JET_STATUS_OK) {
     release_device(d.device);
-    free(ctx);
-    return st;
-  }
-  pthread_mutex_init(&ctx->builtin_lock, NULL);
-  ctx->default_streams[JET_STREAM_LEGACY].cu = cudaStreamLegacy;
-  ctx->default_streams[JET_STREAM_PER_THREAD].cu = cudaStreamPerThread;
-  for (int k = 0; k < 2 && st == JET_STATUS_OK; k++) {
-    ctx->default_streams[k].is_default = 1;
-    st = jet__handle_register_embedded(&ctx->default_streams[k].h, JET__H_STREAM, ctx, __func__);
-  }
-  if (st != JET_STATUS_OK) {
-    for (int k = 0; k < 2; k++)
-      if (ctx->default_streams[k].h.type) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
-    jet__handle_unregister(&ctx->h);
-    release_device(d.device);
-    pthread_mutex_destroy(&ctx->builtin_lock);
     free(ctx);
     return st;
   }
@@ -153,10 +163,7 @@ jet_status jet_context_destroy(jet_context ctx) {
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "%d object(s) created from this context are still alive; destroy them first",
                       live);
-  jet__builtins_release(ctx);
-  pthread_mutex_destroy(&ctx->builtin_lock);
-  for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
-  jet__handle_unregister(&ctx->h);
+  jet__context_unregister(ctx);
   release_device(ctx->device);
   free(ctx);
   return JET_STATUS_OK;

@@ -67,6 +67,13 @@ jet_status jt_context(jet_context *ctx, unsigned flags);
 /* A device report with only integrated and the compute capability set, for
  * host-only tests of policy selection. */
 jet_platform_info jt_fake_device(int integrated, int cc_major, int cc_minor);
+/* A context registered like a real one but never touching a GPU: an SM 9.0
+ * device report with every capability on, and the policy @platform (NULL:
+ * auto). For host tests of checks that come before any CUDA call. Returns 1 on
+ * success; undo with jt_fake_context_done. */
+struct jet_context_s;
+int jt_fake_context(struct jet_context_s *c, const char *platform);
+void jt_fake_context_done(struct jet_context_s *c);
 /* Fresh random bytes (seeded from time and pid each run, printed once). */
 void jt_fill_random(void *dst, size_t n);
 uint32_t jt_rand(void);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "internal.h"
 
 int jt_have_gpu(void) {
   int n = 0;
@@ -42,3 +43,19 @@ jet_platform_info jt_fake_device(int integrated, int cc_major, int cc_minor) {
   i.cc_minor = cc_minor;
   return i;
 }
+
+int jt_fake_context(struct jet_context_s *c, const char *platform) {
+  memset(c, 0, sizeof *c);
+  jet_platform_info *i = &c->info;
+  i->cc_major = 9;
+  i->total_memory = (size_t)1 << 30;
+  i->can_map_host_memory = 1;
+  i->host_register_supported = 1;
+  i->managed_memory = 1;
+  i->concurrent_managed_access = 1;
+  i->unified_addressing = 1;
+  return jet__platform_select(i, platform, &c->platform, "test") == JET_STATUS_OK &&
+         jet__context_register(c, "test") == JET_STATUS_OK;
+}
+
+void jt_fake_context_done(struct jet_context_s *c) { jet__context_unregister(c); }

@@ -451,34 +451,6 @@ TEST(gpu_badarg_convert_color) {
 
 /* ------------------------------------------------------------ host tests */
 
-static int fake_ctx(struct jet_context_s *c) {
-  memset(c, 0, sizeof *c);
-  jet_platform_info *i = &c->info;
-  i->cc_major = 9;
-  i->total_memory = (size_t)1 << 30;
-  i->can_map_host_memory = 1;
-  i->host_register_supported = 1;
-  i->managed_memory = 1;
-  i->concurrent_managed_access = 1;
-  i->unified_addressing = 1;
-  if (jet__platform_select(&c->info, "desktop", &c->platform, "test") != JET_STATUS_OK) return 0;
-  atomic_init(&c->live_objects, 0);
-  if (jet__handle_register(&c->h, JET__H_CONTEXT, c, "test") != JET_STATUS_OK) return 0;
-  c->default_streams[JET_STREAM_LEGACY].cu = cudaStreamLegacy;
-  c->default_streams[JET_STREAM_PER_THREAD].cu = cudaStreamPerThread;
-  for (int k = 0; k < 2; k++) {
-    c->default_streams[k].is_default = 1;
-    if (jet__handle_register_embedded(&c->default_streams[k].h, JET__H_STREAM, c, "test") !=
-        JET_STATUS_OK)
-      return 0;
-  }
-  return 1;
-}
-
-static void fake_ctx_done(struct jet_context_s *c) {
-  for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&c->default_streams[k].h);
-  jet__handle_unregister(&c->h);
-}
 
 /* A registered image over addresses that are never touched. */
 static int fake_image(struct jet_image_s *im, struct jet_context_s *c, jet_format f, int w, int h,
@@ -505,7 +477,7 @@ TEST(badarg_convert_color_null_handles) {
                              JET_COLOR_RANGE_LIMITED),
            JET_STATUS_INVALID_HANDLE);
   struct jet_context_s c;
-  CHECK(fake_ctx(&c));
+  CHECK(jt_fake_context(&c, "desktop"));
   jet_stream s;
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_LEGACY, &s));
   struct jet_image_s img;
@@ -529,7 +501,7 @@ TEST(badarg_convert_color_null_handles) {
   /* an image that is no longer registered */
   CHECK_ST(jet_convert_color(s, &img, &img, JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED),
            JET_STATUS_INVALID_HANDLE);
-  fake_ctx_done(&c);
+  jt_fake_context_done(&c);
   return 0;
 }
 
@@ -537,7 +509,7 @@ TEST(badarg_convert_color_null_handles) {
  * may reach CUDA (a fake image's memory does not exist). */
 TEST(badarg_convert_color_before_cuda) {
   struct jet_context_s c, other;
-  CHECK(fake_ctx(&c) && fake_ctx(&other));
+  CHECK(jt_fake_context(&c, "desktop") && jt_fake_context(&other, "desktop"));
   jet_stream s, so;
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_PER_THREAD, &s));
   CHECK_OK(jet_context_default_stream(&other, JET_STREAM_PER_THREAD, &so));
@@ -595,7 +567,7 @@ TEST(badarg_convert_color_before_cuda) {
   struct jet_image_s *all[] = {&nv12, &nv12b, &rgb, &bgr, &rgba_small, &gray, &gray16, &alias, &foreign};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) jet__handle_unregister(&all[i]->h);
   CHECK(atomic_load(&c.live_objects) == 0 && atomic_load(&other.live_objects) == 0);
-  fake_ctx_done(&c);
-  fake_ctx_done(&other);
+  jt_fake_context_done(&c);
+  jt_fake_context_done(&other);
   return 0;
 }

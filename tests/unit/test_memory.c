@@ -18,35 +18,6 @@ static int has(const char *hay, const char *needle) {
 
 /* ------------------------------------------------------------ fakes */
 
-/* A context with a chosen policy and device report, registered like a real one. */
-static int fake_ctx(struct jet_context_s *c, const char *platform) {
-  memset(c, 0, sizeof *c);
-  jet_platform_info *i = &c->info;
-  i->cc_major = 9;
-  i->total_memory = (size_t)1 << 30;
-  i->can_map_host_memory = 1;
-  i->host_register_supported = 1;
-  i->managed_memory = 1;
-  i->concurrent_managed_access = 1;
-  i->unified_addressing = 1;
-  if (jet__platform_select(i, platform, &c->platform, "test") != JET_STATUS_OK) return 0;
-  atomic_init(&c->live_objects, 0);
-  if (jet__handle_register(&c->h, JET__H_CONTEXT, c, "test") != JET_STATUS_OK) return 0;
-  c->default_streams[JET_STREAM_LEGACY].cu = cudaStreamLegacy;
-  c->default_streams[JET_STREAM_PER_THREAD].cu = cudaStreamPerThread;
-  for (int k = 0; k < 2; k++) {
-    c->default_streams[k].is_default = 1;
-    if (jet__handle_register_embedded(&c->default_streams[k].h, JET__H_STREAM, c, "test") !=
-        JET_STATUS_OK)
-      return 0;
-  }
-  return 1;
-}
-
-static void fake_ctx_done(struct jet_context_s *c) {
-  for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&c->default_streams[k].h);
-  jet__handle_unregister(&c->h);
-}
 
 static int fake_buf(struct jet_buffer_s *b, struct jet_context_s *c, jet_memory_kind kind,
                     unsigned flags) {
@@ -169,7 +140,7 @@ TEST(badarg_buffer_accessors) {
 
   /* a live handle of another type is not a buffer */
   struct jet_context_s c;
-  CHECK(fake_ctx(&c, "desktop"));
+  CHECK(jt_fake_context(&c, "desktop"));
   CHECK_ST(jet_buffer_get_info((jet_buffer)(void *)&c, &info), JET_STATUS_INVALID_HANDLE);
   CHECK(has(jet_last_error()->message, "jet_context"));
   struct jet_buffer_s b;
@@ -182,14 +153,14 @@ TEST(badarg_buffer_accessors) {
   CHECK_ST(jet_buffer_get_info(&b, &info), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_buffer_destroy(&b), JET_STATUS_INVALID_HANDLE);
   CHECK(atomic_load(&c.live_objects) == 0);
-  fake_ctx_done(&c);
+  jt_fake_context_done(&c);
   return 0;
 }
 
 /* What jet_buffer_info says about slow reads follows the policy and the device. */
 TEST(buffer_info_reports_slow_reads) {
   struct jet_context_s c;
-  CHECK(fake_ctx(&c, "desktop"));
+  CHECK(jt_fake_context(&c, "desktop"));
   static const struct {
     jet_memory_kind kind;
     unsigned flags;
@@ -221,13 +192,13 @@ TEST(buffer_info_reports_slow_reads) {
     CHECK(i.device_ptr == b.dev && i.host_ptr == b.host && i.size == 4096 && i.pitch == 4096);
     CHECK(i.height == 1 && i.depth == 1 && i.width_bytes == 4096);
   }
-  fake_ctx_done(&c);
+  jt_fake_context_done(&c);
   return 0;
 }
 
 TEST(buffer_create_refuses_what_the_device_lacks) {
   struct jet_context_s c;
-  CHECK(fake_ctx(&c, NULL));
+  CHECK(jt_fake_context(&c, NULL));
   c.info.managed_memory = 0;
   c.info.can_map_host_memory = 0;
   jet_buffer out = (jet_buffer)BAD;
@@ -238,7 +209,7 @@ TEST(buffer_create_refuses_what_the_device_lacks) {
   CHECK_ST(jet_buffer_create(&c, &d, &out), JET_STATUS_UNSUPPORTED);
   CHECK(has(jet_last_error()->message, "map host memory"));
   CHECK(atomic_load(&c.live_objects) == 0);
-  fake_ctx_done(&c);
+  jt_fake_context_done(&c);
   return 0;
 }
 
@@ -267,7 +238,7 @@ TEST(badarg_host_register) {
 TEST(host_register_refused_where_platform_forbids) {
   char mem[256] = {0};
   struct jet_context_s c;
-  CHECK(fake_ctx(&c, "orin"));
+  CHECK(jt_fake_context(&c, "orin"));
   jet_buffer out = (jet_buffer)BAD;
   /* the policy of a non-I/O-coherent Tegra */
   c.platform.policy.host_register_allowed = 0;
@@ -283,7 +254,7 @@ TEST(host_register_refused_where_platform_forbids) {
   CHECK(has(jet_last_error()->hint, "cudaHostRegister is unsupported"));
   CHECK(has(jet_last_error()->message, "HostRegisterSupported"));
   CHECK(atomic_load(&c.live_objects) == 0);
-  fake_ctx_done(&c);
+  jt_fake_context_done(&c);
   return 0;
 }
 
@@ -463,7 +434,7 @@ TEST(badarg_memcpy_3d) {
 TEST(memcpy_refused_without_unified_addressing) {
   char a[16] = {0}, b[16] = {0};
   struct jet_context_s c;
-  CHECK(fake_ctx(&c, NULL));
+  CHECK(jt_fake_context(&c, NULL));
   c.info.unified_addressing = 0;
   jet_stream s;
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_PER_THREAD, &s));
@@ -471,7 +442,7 @@ TEST(memcpy_refused_without_unified_addressing) {
   CHECK(has(jet_last_error()->message, "unified addressing"));
   CHECK_ST(jet_memcpy_async(s, a, b, 16), JET_STATUS_UNSUPPORTED);
   CHECK_ST(jet_memset_2d(&c, a, 8, 0, 8, 2), JET_STATUS_UNSUPPORTED);
-  fake_ctx_done(&c);
+  jt_fake_context_done(&c);
   return 0;
 }
 
@@ -486,8 +457,8 @@ TEST(badarg_managed) {
   CHECK_ST(jet_managed_make_available(NULL, NULL, JET_PROCESSOR_CPU), JET_STATUS_INVALID_HANDLE);
 
   struct jet_context_s c, other;
-  CHECK(fake_ctx(&c, "desktop"));
-  CHECK(fake_ctx(&other, "desktop"));
+  CHECK(jt_fake_context(&c, "desktop"));
+  CHECK(jt_fake_context(&other, "desktop"));
   jet_stream s, legacy, s_other;
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_PER_THREAD, &s));
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_LEGACY, &legacy));
@@ -532,8 +503,8 @@ TEST(badarg_managed) {
 
   jet__handle_unregister(&dev.h);
   CHECK(atomic_load(&c.live_objects) == 0);
-  fake_ctx_done(&other);
-  fake_ctx_done(&c);
+  jt_fake_context_done(&other);
+  jt_fake_context_done(&c);
   /* streams of a destroyed context */
   CHECK_ST(jet_managed_attach(s, &m, JET_ATTACH_GLOBAL), JET_STATUS_INVALID_HANDLE);
   return 0;
@@ -541,7 +512,7 @@ TEST(badarg_managed) {
 
 TEST(managed_prefetch_refused_by_policy) {
   struct jet_context_s c;
-  CHECK(fake_ctx(&c, "orin"));
+  CHECK(jt_fake_context(&c, "orin"));
   jet_stream s;
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_PER_THREAD, &s));
   struct jet_buffer_s m;
@@ -558,6 +529,6 @@ TEST(managed_prefetch_refused_by_policy) {
   CHECK(has(jet_last_error()->message, "concurrent managed access"));
   CHECK(has(jet_last_error()->hint, "jet_managed_attach"));
   jet__handle_unregister(&m.h);
-  fake_ctx_done(&c);
+  jt_fake_context_done(&c);
   return 0;
 }
