@@ -50,7 +50,11 @@ const char *jet__handle_type_name(int type) {
       [JET__H_SHARED] = "jet_shared",   [JET__H_STREAM] = "jet_stream",
       [JET__H_EVENT] = "jet_event",     [JET__H_GRAPH] = "jet_graph",
       [JET__H_GRAPH_EXEC] = "jet_graph_exec", [JET__H_MODULE] = "jet_module",
-      [JET__H_IMAGE] = "jet_image", [JET__H_KERNEL] = "jet_kernel"};
+      [JET__H_IMAGE] = "jet_image", [JET__H_KERNEL] = "jet_kernel",
+      [JET__H_EGL] = "jet_egl", [JET__H_EGL_IMAGE] = "jet_egl_image",
+      [JET__H_EGL_CONSUMER] = "jet_egl_consumer", [JET__H_EGL_PRODUCER] = "jet_egl_producer",
+      [JET__H_GL_RESOURCE] = "jet_gl_resource", [JET__H_PRESENTER] = "jet_presenter",
+      [JET__H_CHANNEL] = "jet_channel", [JET__H_RING] = "jet_ring"};
   return (type > 0 && type < JET__H_TYPE_COUNT && names[type]) ? names[type] : "handle";
 }
 

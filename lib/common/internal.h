@@ -77,6 +77,14 @@ typedef enum jet__handle_type {
   JET__H_MODULE,
   JET__H_IMAGE,
   JET__H_KERNEL,
+  JET__H_EGL,            /* lib/interop: an EGL display bound to a context */
+  JET__H_EGL_IMAGE,      /* lib/interop: a registered EGLImage */
+  JET__H_EGL_CONSUMER,   /* lib/interop: CUDA consumer of an EGLStream */
+  JET__H_EGL_PRODUCER,   /* lib/interop: CUDA producer of an EGLStream */
+  JET__H_GL_RESOURCE,    /* lib/interop: a registered GL buffer, texture or renderbuffer */
+  JET__H_PRESENTER,      /* lib/interop: GL display helper */
+  JET__H_CHANNEL,        /* lib/ipc: Unix-domain-socket channel */
+  JET__H_RING,           /* lib/ipc: frame ring, producer or consumer end */
   JET__H_TYPE_COUNT
 } jet__handle_type;
 
@@ -124,6 +132,18 @@ jet_status jet__stream_enter(jet_stream s, const struct jet_context_s *ctx, cuda
 #include <pthread.h>
 #define JET__BUILTIN_MAX 16
 
+/* A registration a module holds on a context and releases by itself when the
+ * context is destroyed with it still alive (graphics resources, which outlive
+ * careless shutdown paths more than anything else). The owner embeds the node,
+ * adds it with jet__ctx_resource_add after registering its handle, and removes
+ * it before unregistering the handle. @release frees the owner (handle and all)
+ * and must not call jet__ctx_resource_remove. */
+typedef struct jet__ctx_resource {
+  struct jet__ctx_resource *prev, *next;
+  const char *kind; /* a few words for the leak report, e.g. "GL buffer" */
+  void (*release)(struct jet__ctx_resource *r);
+} jet__ctx_resource;
+
 struct jet_context_s {
   jet__handle h;
   int device;
@@ -138,7 +158,15 @@ struct jet_context_s {
     const jet_kernel_image_set *set;
     struct jet_module_s *mod;
   } builtins[JET__BUILTIN_MAX];
+  /* Module-held registrations released at destroy (jet__ctx_resource). */
+  pthread_mutex_t res_lock;
+  jet__ctx_resource res_head; /* circular list; empty when res_head.next == &res_head */
+  int res_count;
 };
+
+void jet__ctx_resource_add(struct jet_context_s *ctx, jet__ctx_resource *r, const char *kind,
+                           void (*release)(jet__ctx_resource *r));
+void jet__ctx_resource_remove(struct jet_context_s *ctx, jet__ctx_resource *r);
 
 /* jet_device_query without the public argument checks; @fn names the caller. */
 jet_status jet__device_query(int device, jet_platform_info *info, const char *fn);

@@ -2,6 +2,7 @@
  * Contexts: one CUDA device, its platform report and its policy.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,9 @@ jet_status jet__context_register(struct jet_context_s *ctx, const char *fn) {
   atomic_init(&ctx->live_objects, 0);
   JET__TRY(jet__handle_register(&ctx->h, JET__H_CONTEXT, ctx, fn));
   pthread_mutex_init(&ctx->builtin_lock, NULL);
+  pthread_mutex_init(&ctx->res_lock, NULL);
+  ctx->res_head.prev = ctx->res_head.next = &ctx->res_head;
+  ctx->res_count = 0;
   ctx->default_streams[JET_STREAM_LEGACY].cu = cudaStreamLegacy;
   ctx->default_streams[JET_STREAM_PER_THREAD].cu = cudaStreamPerThread;
   jet_status st = JET_STATUS_OK;
@@ -100,14 +104,74 @@ jet_status jet__context_register(struct jet_context_s *ctx, const char *fn) {
     for (int k = 0; k < 2; k++)
       if (ctx->default_streams[k].h.type) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
     pthread_mutex_destroy(&ctx->builtin_lock);
+    pthread_mutex_destroy(&ctx->res_lock);
     jet__handle_unregister(&ctx->h);
   }
   return st;
 }
 
+void jet__ctx_resource_add(struct jet_context_s *ctx, jet__ctx_resource *r, const char *kind,
+                           void (*release)(jet__ctx_resource *r)) {
+  r->kind = kind;
+  r->release = release;
+  pthread_mutex_lock(&ctx->res_lock);
+  r->next = &ctx->res_head;
+  r->prev = ctx->res_head.prev;
+  r->prev->next = r;
+  ctx->res_head.prev = r;
+  ctx->res_count++;
+  pthread_mutex_unlock(&ctx->res_lock);
+}
+
+void jet__ctx_resource_remove(struct jet_context_s *ctx, jet__ctx_resource *r) {
+  pthread_mutex_lock(&ctx->res_lock);
+  if (r->next) {
+    r->prev->next = r->next;
+    r->next->prev = r->prev;
+    r->next = r->prev = NULL;
+    ctx->res_count--;
+  }
+  pthread_mutex_unlock(&ctx->res_lock);
+}
+
+/* Release what modules still hold on @ctx, newest first, and say so: a context
+ * destroyed with registrations alive is a leak in the caller's shutdown path. */
+static void release_resources(struct jet_context_s *ctx) {
+  char list[512];
+  size_t used = 0;
+  int n = 0;
+  list[0] = '\0';
+  for (;;) {
+    pthread_mutex_lock(&ctx->res_lock);
+    jet__ctx_resource *r = ctx->res_head.prev;
+    if (r == &ctx->res_head) {
+      pthread_mutex_unlock(&ctx->res_lock);
+      break;
+    }
+    r->prev->next = r->next;
+    r->next->prev = r->prev;
+    r->next = r->prev = NULL;
+    ctx->res_count--;
+    pthread_mutex_unlock(&ctx->res_lock);
+    if (used < sizeof list) {
+      int k = snprintf(list + used, sizeof list - used, "%s%s", n ? ", " : "", r->kind);
+      if (k > 0) used += (size_t)k;
+    }
+    n++;
+    r->release(r);
+  }
+  if (n)
+    jet__log(JET_LOG_WARN,
+             "leak report: context on device %d destroyed with %d registration(s) still alive; "
+             "jetrt released them: %s",
+             ctx->device, n, list);
+}
+
 void jet__context_unregister(struct jet_context_s *ctx) {
+  release_resources(ctx);
   jet__builtins_release(ctx);
   pthread_mutex_destroy(&ctx->builtin_lock);
+  pthread_mutex_destroy(&ctx->res_lock);
   for (int k = 0; k < 2; k++) jet__handle_unregister_embedded(&ctx->default_streams[k].h);
   jet__handle_unregister(&ctx->h);
 }
@@ -158,7 +222,10 @@ jet_status jet_context_create(jet_context *out, const jet_context_desc *desc) {
 jet_status jet_context_destroy(jet_context ctx) {
   if (!ctx) return JET_STATUS_OK;
   JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
-  int live = atomic_load(&ctx->live_objects);
+  pthread_mutex_lock(&ctx->res_lock);
+  int held = ctx->res_count;
+  pthread_mutex_unlock(&ctx->res_lock);
+  int live = atomic_load(&ctx->live_objects) - held;
   if (live > 0)
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "%d object(s) created from this context are still alive; destroy them first",

@@ -172,7 +172,11 @@ jet_status jet_context_create(jet_context *out, const jet_context_desc *desc);
  * jet_context_destroy - release a context.
  *
  * Refused while objects created from it (buffers, streams, events, graphs)
- * are alive, so nothing is lost: destroy those first.
+ * are alive, so nothing is lost: destroy those first. Graphics-interop
+ * registrations (jetrt/gl.h, jetrt/egl.h: registered GL objects and EGLImages,
+ * EGLStream connections, presenters) are the exception: they do not block the
+ * destroy; jetrt unregisters them (newest first) and reports each one in a
+ * JET_LOG_WARN message starting "leak report:".
  * @ctx: the context, or NULL (a no-op).
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE for a destroyed or foreign
  *         pointer; JET_STATUS_INVALID_STATE while objects remain (the detail

@@ -36,7 +36,11 @@ extern "C" {
   X(COMPILE_FAILED, 17, "runtime compilation failed")                                  \
   X(IO_ERROR, 18, "file input/output error")                                           \
   X(EGL_ERROR, 19, "EGL error")                                                        \
-  X(INTERNAL, 20, "internal error")
+  X(INTERNAL, 20, "internal error")                                                    \
+  X(TIMEOUT, 21, "the wait timed out before the event happened")                       \
+  X(DISCONNECTED, 22, "the peer (producer, consumer or process) has gone")             \
+  X(PROTOCOL_ERROR, 23, "a received message is malformed or of an unknown version")    \
+  X(PERMISSION_DENIED, 24, "the peer or resource is not allowed")
 
 /** Result of every fallible jetrt call. */
 typedef enum jet_status {
