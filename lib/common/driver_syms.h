@@ -9,6 +9,7 @@
 #define JET__DRIVER_SYMS(X)                                                                 \
   X(cuGetErrorName, 6000, CUresult, (CUresult, const char **))                             \
   X(cuGetErrorString, 6000, CUresult, (CUresult, const char **))                           \
+  X(cuDeviceGet, 2000, CUresult, (CUdevice *, int))                                        \
   X(cuDeviceGetAttribute, 2000, CUresult, (int *, CUdevice_attribute, CUdevice))          \
   X(cuDeviceTotalMem, 3020, CUresult, (size_t *, CUdevice))                                \
   X(cuDeviceGetName, 2000, CUresult, (char *, int, CUdevice))                              \

@@ -130,9 +130,31 @@ jet_status jet_image_wrap(jet_context ctx, jet_format format, int width, int hei
   return new_image(ctx, &l, memory, dev, NULL, out, __func__);
 }
 
+jet_status jet__image_borrow(struct jet_context_s *ctx, jet_format format, int width, int height,
+                             const size_t *pitches, void *const *ptrs, const char *lender,
+                             jet_image *out, const char *fn) {
+  jet__image_layout l;
+  JET__TRY(jet__image_layout_compute(format, width, height, pitches, 1, &l, fn));
+  JET__TRY(jet__image_planes_check(&l, ptrs, fn));
+  JET__TRY(new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, NULL, out, fn));
+  (*out)->lender = lender;
+  return JET_STATUS_OK;
+}
+
+void jet__image_release_borrowed(jet_image image) {
+  if (!image) return;
+  jet__handle_unregister(&image->h);
+  free(image);
+}
+
 jet_status jet_image_destroy(jet_image image) {
   if (!image) return JET_STATUS_OK;
   JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
+  if (image->lender)
+    return jet__error(JET_STATUS_INVALID_STATE, __func__,
+                      "the image belongs to %s and is released with it (unmap or release that); "
+                      "it is not destroyed by the caller",
+                      image->lender);
   jet_status st = JET_STATUS_OK;
   if (image->alloc) {
     st = jet__ctx_activate(image->h.ctx, __func__);

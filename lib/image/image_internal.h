@@ -48,7 +48,18 @@ struct jet_image_s {
   void *plane[JET_IMAGE_MAX_PLANES]; /* device-accessible addresses */
   jet_image_memory memory;
   void *alloc;                       /* owned allocation (cudaFree), NULL when wrapped */
+  const char *lender;                /* borrowed: what lends the memory (jet__image_borrow), else NULL */
 };
+
+/* An image over memory another jetrt object lends for a while (a mapped GL
+ * buffer, a mapped EGL frame): jet_image_destroy refuses it, naming @lender;
+ * the lender releases it with jet__image_release_borrowed. @pitches as for
+ * jet__image_layout_compute (NULL: packed rows); the pointers are checked for
+ * alignment and overlap, not against CUDA (the lender knows what they are). */
+jet_status jet__image_borrow(struct jet_context_s *ctx, jet_format format, int width, int height,
+                             const size_t *pitches, void *const *ptrs, const char *lender,
+                             jet_image *out, const char *fn);
+void jet__image_release_borrowed(jet_image image);
 
 /* What an operation needs of its source and destination. */
 typedef enum jet__image_op {

@@ -30,5 +30,8 @@
 #include "jetrt/geometry.h"
 #include "jetrt/reduce.h"
 #include "jetrt/dnn.h"
+#include "jetrt/egl.h"
+#include "jetrt/gl.h"
+#include "jetrt/display.h"
 
 #endif /* JETRT_H */

@@ -321,9 +321,38 @@ jet_status jet_host_register(jet_context ctx, void *ptr, size_t bytes, unsigned 
   return JET_STATUS_OK;
 }
 
+jet_status jet__buffer_borrow(struct jet_context_s *ctx, void *dev, size_t bytes,
+                              const char *lender, jet_buffer *out, const char *fn) {
+  struct jet_buffer_s *b = calloc(1, sizeof *b);
+  if (!b) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a jet_buffer");
+  b->kind = b->requested = JET_MEMORY_DEVICE;
+  b->dev = dev;
+  b->width = b->pitch = b->size = bytes;
+  b->height = b->depth = 1;
+  b->lender = lender;
+  jet_status st = jet__handle_register(&b->h, JET__H_BUFFER, ctx, fn);
+  if (st != JET_STATUS_OK) {
+    free(b);
+    return st;
+  }
+  *out = b;
+  return JET_STATUS_OK;
+}
+
+void jet__buffer_release_borrowed(jet_buffer buf) {
+  if (!buf) return;
+  jet__handle_unregister(&buf->h);
+  free(buf);
+}
+
 jet_status jet_buffer_destroy(jet_buffer buf) {
   if (!buf) return JET_STATUS_OK;
   JET__TRY(jet__buffer_check(buf, NULL, __func__));
+  if (buf->lender)
+    return jet__error(JET_STATUS_INVALID_STATE, __func__,
+                      "the buffer belongs to %s and is released with it (unmap or release "
+                      "that); it is not destroyed by the caller",
+                      buf->lender);
   /* Freeing goes on even if the device cannot be made current: the pointers
    * are unified addresses, and the handle must not outlive this call. */
   (void)jet__ctx_activate(buf->h.ctx, __func__);

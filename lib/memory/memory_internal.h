@@ -15,7 +15,15 @@ struct jet_buffer_s {
   void *dev;  /* NULL for HOST_PINNED */
   void *host; /* NULL for DEVICE */
   size_t width, height, depth, pitch, size;
+  const char *lender; /* borrowed: what lends the memory (jet__buffer_borrow), else NULL */
 };
+
+/* A DEVICE buffer over @bytes of device memory another jetrt object lends for
+ * a while (a mapped GL buffer): jet_buffer_destroy refuses it, naming @lender;
+ * the lender releases it with jet__buffer_release_borrowed. */
+jet_status jet__buffer_borrow(struct jet_context_s *ctx, void *dev, size_t bytes,
+                              const char *lender, jet_buffer *out, const char *fn);
+void jet__buffer_release_borrowed(jet_buffer buf);
 
 /* Validate @buf as a live buffer of @ctx (any context when @ctx is NULL). */
 static inline jet_status jet__buffer_check(jet_buffer buf, const struct jet_context_s *ctx,

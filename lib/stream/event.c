@@ -62,6 +62,11 @@ static jet_status new_event(struct jet_context_s *ctx, cudaEvent_t cu, unsigned 
   return JET_STATUS_OK;
 }
 
+jet_status jet__event_adopt(struct jet_context_s *ctx, cudaEvent_t cu, unsigned flags,
+                            jet_event *out, const char *fn) {
+  return new_event(ctx, cu, flags, 0, out, fn);
+}
+
 jet_status jet_event_create(jet_context ctx, unsigned flags, jet_event *out) {
   JET__ARG(out, "out is NULL");
   *out = NULL;

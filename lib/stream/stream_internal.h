@@ -29,6 +29,12 @@ struct jet_graph_exec_s {
 jet_status jet__event_enter(jet_event e, const struct jet_context_s *ctx, cudaEvent_t *out,
                             const char *fn);
 
+/* A jet_event over a CUDA event another module created (an event made from an
+ * EGLSync): jetrt owns it from here, cudaEventDestroy included, on failure too.
+ * @flags are the JET_EVENT_* flags it behaves as. */
+jet_status jet__event_adopt(struct jet_context_s *ctx, cudaEvent_t cu, unsigned flags,
+                            jet_event *out, const char *fn);
+
 /* OK when @cu is not capturing; INVALID_STATE (saying that @what is refused
  * during capture) when it is capturing or its capture was invalidated; a CUDA
  * status when cudaStreamIsCapturing fails. For calls that would otherwise

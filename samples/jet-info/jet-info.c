@@ -79,6 +79,8 @@ static int report(int device, const char *platform) {
          p.cubin_match == JET_CUBIN_EXACT_SM ? "exact SM only" : "same major, minor <= device");
   printf("  %-28s %s\n", "CPU reads of pinned memory",
          p.pinned_cpu_reads_cached ? "cached (fast)" : "uncached (slow: copy out first)");
+  printf("  %-28s %s\n", "EGLSync -> CUDA event",
+         p.egl_sync == JET_EGL_SYNC_CUDA_EVENT ? "cudaEventCreateFromEGLSync" : "host wait");
   jet_context_destroy(ctx);
   return 0;
 }

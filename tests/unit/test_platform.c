@@ -60,6 +60,10 @@ TEST(platform_select_from_attributes) {
     CHECK_MSG(p.policy.forced == rows[r].forced, "row %zu", r);
     CHECK_MSG(p.policy.managed_mode == rows[r].managed, "row %zu", r);
     CHECK_MSG(p.policy.cubin_match == rows[r].cubin, "row %zu", r);
+    /* EGLSync -> CUDA event: the driver has it on the iGPU only, so it follows the kind. */
+    CHECK_MSG(p.policy.egl_sync == (rows[r].kind == JET_PLATFORM_TEGRA ? JET_EGL_SYNC_CUDA_EVENT
+                                                                       : JET_EGL_SYNC_HOST_WAIT),
+              "row %zu", r);
     CHECK_MSG(p.ops != NULL && p.ops->mem_info != NULL, "row %zu: ops table incomplete", r);
     CHECK_MSG(p.policy.reason[0] != '\0', "row %zu: no reason", r);
     if (rows[r].forced) CHECK(strstr(p.policy.reason, "forced") != NULL);

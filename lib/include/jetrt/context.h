@@ -115,6 +115,12 @@ typedef enum jet_cubin_match {
   JET_CUBIN_SAME_MAJOR = 1  /**< same major, highest minor <= the device's (desktop) */
 } jet_cubin_match;
 
+/** How an EGLSync becomes something a CUDA stream can wait for (jetrt/egl.h). */
+typedef enum jet_egl_sync_mode {
+  JET_EGL_SYNC_HOST_WAIT = 0, /**< the host waits for the sync (desktop: the driver has no EGLSync events) */
+  JET_EGL_SYNC_CUDA_EVENT = 1 /**< cudaEventCreateFromEGLSync: the GPU waits (Tegra iGPU) */
+} jet_egl_sync_mode;
+
 /** The platform policy in force on a context. */
 typedef struct jet_policy {
   char name[16];                     /**< "desktop", "xavier", "orin", "thor" or "tegra" */
@@ -128,6 +134,7 @@ typedef struct jet_policy {
   int event_ipc_allowed;             /**< cudaIpcGetEventHandle may be used */
   jet_cubin_match cubin_match;
   int pinned_cpu_reads_cached;       /**< CPU reads of pinned host memory hit the CPU cache */
+  jet_egl_sync_mode egl_sync;        /**< EGLSync -> CUDA event mechanism (jet_egl_sync_to_event) */
   char reason[256];                  /**< why this policy was chosen, in words */
 } jet_policy;
 

@@ -40,7 +40,8 @@ extern "C" {
   X(TIMEOUT, 21, "the wait timed out before the event happened")                       \
   X(DISCONNECTED, 22, "the peer (producer, consumer or process) has gone")             \
   X(PROTOCOL_ERROR, 23, "a received message is malformed or of an unknown version")    \
-  X(PERMISSION_DENIED, 24, "the peer or resource is not allowed")
+  X(PERMISSION_DENIED, 24, "the peer or resource is not allowed")                      \
+  X(GL_ERROR, 25, "OpenGL error")
 
 /** Result of every fallible jetrt call. */
 typedef enum jet_status {
