@@ -34,6 +34,19 @@ SUMMARY_FILE=$LOGS/summary.txt
 FAILED=0
 case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) export PATH="$PATH:/usr/local/cuda/bin" ;; esac
 
+# EGL/GL: the GPU machine has NVIDIA's vendor libraries but no glvnd dispatch
+# libraries or headers; tests/stage-device.sh stages them into .device/gl.
+GL_ARGS=()
+if [ -d .device/gl/lib ]; then
+  export LD_LIBRARY_PATH="$PWD/.device/gl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  GL_ARGS=("-DJET_GL_PREFIX=$PWD/.device/gl" "-DCMAKE_PREFIX_PATH=$PWD/.device/gl")
+fi
+if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && ! ls /usr/share/glvnd/egl_vendor.d/*nvidia* >/dev/null 2>&1; then
+  for f in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /etc/glvnd/egl_vendor.d/10_nvidia.json; do
+    [ -f "$f" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$f && break
+  done
+fi
+
 LINES=()
 summary() {
   LINES+=("$*")
@@ -47,7 +60,7 @@ pass_build() {
   local t0=$SECONDS rc
   {
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DJET_WERROR=ON \
-          -DJET_BUILD_TESTS=ON -DJET_BUILD_SAMPLES=ON "-DJET_CUDA_ARCHS=$ARCHS" &&
+          -DJET_BUILD_TESTS=ON -DJET_BUILD_SAMPLES=ON "-DJET_CUDA_ARCHS=$ARCHS" "${GL_ARGS[@]}" &&
       cmake --build "$BUILD" -j "$JOBS"
   } >"$LOGS/build.log" 2>&1
   rc=$?
@@ -57,7 +70,7 @@ pass_build() {
     FAILED=1
     return 1
   fi
-  summary "pass build: ok ($((SECONDS - t0))s, Release, JET_WERROR=ON, JET_CUDA_ARCHS=$ARCHS, $(grep -c 'warning:' "$LOGS/build.log") warnings)"
+  summary "pass build: ok ($((SECONDS - t0))s, Release, JET_WERROR=ON, JET_CUDA_ARCHS=$ARCHS, $(grep -c 'warning:' "$LOGS/build.log") warnings; $(grep -oE '(EGL|GL) interop: (on|off)' "$LOGS/build.log" | tr '\n' ' '))"
   echo "--- jet-info"
   "$JET_INFO" 2>&1 | tee "$LOGS/jet-info.txt"
   rc=${PIPESTATUS[0]}

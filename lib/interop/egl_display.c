@@ -85,12 +85,6 @@ static jet_status find_device(const jet__egl_api *api, struct jet_context_s *ctx
   if (!jet__ext_listed(cext, "EGL_EXT_platform_device"))
     return jet__error(JET_STATUS_UNSUPPORTED, fn,
                       "EGL has no device platform (EGL_EXT_platform_device): no headless display");
-  const jet__driver_api *drv;
-  JET__TRY(jet__driver(&drv, fn));
-  CUdevice want = 0;
-  CUresult r = drv->cuDeviceGet(&want, ctx->device);
-  if (r != CUDA_SUCCESS) return jet__cu_error(r, fn, "cuDeviceGet", NULL, NULL);
-
   EGLDeviceEXT devs[32];
   EGLint n = 0;
   if (!api->eglQueryDevicesEXT(32, devs, &n))
@@ -99,6 +93,7 @@ static jet_status find_device(const jet__egl_api *api, struct jet_context_s *ctx
   size_t used = 0;
   seen[0] = '\0';
   int with_cuda = 0;
+  CUdevice want = -1;
   for (EGLint i = 0; i < n; i++) {
     const char *dext = api->eglQueryDeviceStringEXT(devs[i], EGL_EXTENSIONS);
     if (!dext) (void)api->eglGetError();
@@ -109,6 +104,14 @@ static jet_status find_device(const jet__egl_api *api, struct jet_context_s *ctx
       cu = -1;
     }
     with_cuda += has_cuda;
+    if (has_cuda && want < 0) {
+      /* EGL reports a CUdevice: compare with the driver's, not the index. */
+      const jet__driver_api *drv;
+      JET__TRY(jet__ctx_activate(ctx, fn));
+      JET__TRY(jet__driver(&drv, fn));
+      CUresult r = drv->cuDeviceGet(&want, ctx->device);
+      if (r != CUDA_SUCCESS) return jet__cu_error(r, fn, "cuDeviceGet", NULL, NULL);
+    }
     if (has_cuda && cu == (EGLAttrib)want) {
       *dev_out = devs[i];
       *index_out = (int)i;
@@ -155,7 +158,6 @@ jet_status jet_egl_open(jet_context ctx, const jet_egl_desc *desc, jet_egl *out)
   EGLDisplay dpy = desc ? (EGLDisplay)desc->display : EGL_NO_DISPLAY;
   int index = -1, owned = 0;
   if (dpy == EGL_NO_DISPLAY) {
-    JET__TRY(jet__ctx_activate(ctx, __func__));
     EGLDeviceEXT dev;
     JET__TRY(find_device(api, ctx, &dev, &index, __func__));
     dpy = api->eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, dev, NULL);
@@ -211,11 +213,6 @@ jet_status jet_egl_close(jet_egl egl) {
   jet__ctx_resource_remove(egl->h.ctx, &egl->res);
   egl_free(egl);
   return JET_STATUS_OK;
-}
-
-jet_status jet__egl_enter(jet_egl egl, const char *fn) {
-  JET__TRY(jet__handle_check(egl, JET__H_EGL, fn, "egl"));
-  return jet__ctx_activate(egl->h.ctx, fn);
 }
 
 jet_status jet_egl_get_info(jet_egl egl, jet_egl_info *info) {

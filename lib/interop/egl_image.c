@@ -145,10 +145,11 @@ jet_status jet_egl_image_register(jet_egl egl, void *egl_image, unsigned flags,
                                   jet_egl_image *out) {
   JET__ARG(out, "out is NULL");
   *out = NULL;
-  JET__TRY(jet__egl_enter(egl, __func__));
+  JET__TRY(jet__handle_check(egl, JET__H_EGL, __func__, "egl"));
   JET__ARG(egl_image, "egl_image is NULL");
   JET__ARG(!(flags & ~IMAGE_FLAGS), "unknown flags 0x%x", flags & ~IMAGE_FLAGS);
   JET__ARG(flags != IMAGE_FLAGS, "JET_EGL_READ_ONLY and JET_EGL_WRITE_DISCARD exclude each other");
+  JET__TRY(jet__ctx_activate(egl->h.ctx, __func__));
   struct jet_egl_image_s *img = calloc(1, sizeof *img);
   if (!img) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory");
   cudaError_t e = cudaGraphicsEGLRegisterImage(&img->cu, (EGLImageKHR)egl_image,

@@ -154,10 +154,11 @@ jet_status jet_egl_consumer_connect(jet_egl egl, void *stream, unsigned flags,
                                     jet_egl_consumer *out) {
   JET__ARG(out, "out is NULL");
   *out = NULL;
-  JET__TRY(jet__egl_enter(egl, __func__));
+  JET__TRY(jet__handle_check(egl, JET__H_EGL, __func__, "egl"));
   JET__ARG(stream, "stream is NULL");
   JET__ARG(!(flags & ~JET_EGL_CONSUMER_SYSMEM), "unknown flags 0x%x",
            flags & ~JET_EGL_CONSUMER_SYSMEM);
+  JET__TRY(jet__ctx_activate(egl->h.ctx, __func__));
   struct jet_egl_consumer_s *c = calloc(1, sizeof *c);
   if (!c) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory");
   unsigned loc = (flags & JET_EGL_CONSUMER_SYSMEM) ? cudaEglResourceLocationSysmem
@@ -274,9 +275,10 @@ jet_status jet_egl_producer_connect(jet_egl egl, void *stream, int width, int he
                                     jet_egl_producer *out) {
   JET__ARG(out, "out is NULL");
   *out = NULL;
-  JET__TRY(jet__egl_enter(egl, __func__));
+  JET__TRY(jet__handle_check(egl, JET__H_EGL, __func__, "egl"));
   JET__ARG(stream, "stream is NULL");
   JET__ARG(width > 0 && height > 0, "size %dx%d", width, height);
+  JET__TRY(jet__ctx_activate(egl->h.ctx, __func__));
   struct jet_egl_producer_s *p = calloc(1, sizeof *p);
   if (!p) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory");
   cudaError_t e = cudaEGLStreamProducerConnect(&p->conn, (EGLStreamKHR)stream, width, height);

@@ -18,8 +18,9 @@ jet_status jet_egl_sync_to_event(jet_egl egl, void *egl_sync, unsigned timeout_u
                                  jet_event *out) {
   JET__ARG(out, "out is NULL");
   *out = NULL;
-  JET__TRY(jet__egl_enter(egl, __func__));
+  JET__TRY(jet__handle_check(egl, JET__H_EGL, __func__, "egl"));
   JET__ARG(egl_sync, "egl_sync is NULL");
+  JET__TRY(jet__ctx_activate(egl->h.ctx, __func__));
   JET__TRY(need_syncs(egl, __func__));
   struct jet_context_s *ctx = egl->h.ctx;
   const jet_policy *pol = &ctx->platform.policy;

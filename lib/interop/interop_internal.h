@@ -56,9 +56,6 @@ struct jet_egl_s {
 /* UNSUPPORTED unless the display lists @ext (whose entry point @sym is needed). */
 jet_status jet__egl_need(const struct jet_egl_s *egl, const char *ext, const char *fn);
 
-/* Validate @egl and make its context's device current. */
-jet_status jet__egl_enter(jet_egl egl, const char *fn);
-
 /* What frames of an EGLImage or EGLStream become; see egl_frame.c. */
 #include <cuda_egl_interop.h>
 

@@ -1,0 +1,548 @@
+/* EGL interop on a GPU, headless (EGL device platform, no X): the display of
+ * the CUDA device, EGLStream frames with their contents checked, timeouts and
+ * disconnects, EGLImage sources, EGLSync, lifetime and long runs. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "egl_test_util.h"
+#include "../../lib/image/image_internal.h"
+#include "../ref/ref_image.h"
+
+#if JET_HAVE_EGL
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Context, stream and headless display, or SKIP (no GPU) / FAIL. */
+#define SETUP(ctx, s, egl)                                     \
+  REQUIRE_GPU();                                               \
+  jet_context ctx;                                             \
+  jet_stream s;                                                \
+  jet_egl egl;                                                 \
+  CHECK_OK(jt_context(&ctx, 0));                               \
+  CHECK_OK(jet_stream_create(ctx, NULL, &s));                  \
+  CHECK_OK(jet_egl_open(ctx, NULL, &egl))
+
+#define TEARDOWN(ctx, s, egl)           \
+  CHECK_OK(jet_egl_close(egl));         \
+  CHECK_OK(jet_stream_destroy(s));      \
+  CHECK_OK(jet_context_destroy(ctx))
+
+TEST(gpu_egl_headless_display) {
+  SETUP(ctx, s, egl);
+  jet_egl_info info;
+  CHECK_OK(jet_egl_get_info(egl, &info));
+  fprintf(stderr, "EGL %d.%d %s, EGL device %d; stream %d fifo %d, image %d, gl texture %d, "
+          "dma-buf %d (modifiers %d), fence %d, cuda event %d\n",
+          info.major, info.minor, info.vendor, info.egl_device, info.stream, info.stream_fifo,
+          info.image_base, info.gl_texture_image, info.dma_buf_import, info.dma_buf_modifiers,
+          info.fence_sync, info.cuda_event_sync);
+  CHECK(info.owned == 1 && info.egl_device >= 0 && info.display != NULL);
+  CHECK(info.major == 1 && info.minor >= 5);
+  CHECK(info.stream == 1);
+  /* Bound twice: one display, closed in any order. */
+  jet_egl egl2;
+  CHECK_OK(jet_egl_open(ctx, NULL, &egl2));
+  jet_egl_info info2;
+  CHECK_OK(jet_egl_get_info(egl2, &info2));
+  CHECK(info2.display == info.display);
+  CHECK_OK(jet_egl_close(egl));
+  egl = egl2;
+  CHECK_OK(jet_egl_get_info(egl, &info2));
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+/* A FIFO stream with a jetrt producer and consumer on one thread. */
+typedef struct pipe_ {
+  void *stream;
+  jet_egl_consumer cons;
+  jet_egl_producer prod;
+} pipe_;
+
+static int pipe_open(jet_egl egl, int w, int h, int fifo, pipe_ *p) {
+  jet_egl_stream_desc sd = {fifo, 0};
+  CHECK_OK(jet_egl_stream_create(egl, &sd, &p->stream));
+  jet_egl_stream_state st;
+  CHECK_OK(jet_egl_stream_get_state(egl, p->stream, &st));
+  CHECK(st == JET_EGL_STREAM_CREATED);
+  CHECK_OK(jet_egl_consumer_connect(egl, p->stream, 0, &p->cons));
+  CHECK_OK(jet_egl_producer_connect(egl, p->stream, w, h, &p->prod));
+  CHECK_OK(jet_egl_stream_get_state(egl, p->stream, &st));
+  CHECK_MSG(st == JET_EGL_STREAM_EMPTY, "state %d", (int)st);
+  return 0;
+}
+
+static int pipe_close(jet_egl egl, pipe_ *p) {
+  CHECK_OK(jet_egl_producer_disconnect(p->prod));
+  CHECK_OK(jet_egl_consumer_disconnect(p->cons));
+  CHECK_OK(jet_egl_stream_destroy(egl, p->stream));
+  return 0;
+}
+
+/* @frames frames of fresh random content through the stream; every acquired
+ * frame is compared byte for byte with what was presented. */
+static int stream_frames(jet_context ctx, jet_stream s, jet_egl egl, jet_format f, int w, int h,
+                         int frames, int *zero_copy) {
+  pipe_ p;
+  if (pipe_open(egl, w, h, 4, &p)) return 1;
+  enum { N = 3 };
+  jet_image img[N];
+  for (int i = 0; i < N; i++) CHECK_OK(jet_image_create(ctx, f, w, h, &img[i]));
+  ref_image src, got;
+  CHECK(ref_image_alloc(&src, f, w, h, 0) == 0);
+  CHECK(ref_image_alloc(&got, f, w, h, 3) == 0);
+  jet_image_plane in[3], out[3];
+  ref_image_planes(&src, in);
+  ref_image_planes(&got, out);
+  *zero_copy = 1;
+  for (int k = 0; k < frames; k++) {
+    jet_image cur = img[k % N];
+    ref_image_randomize(&src, jt_rand);
+    CHECK_OK(jet_image_upload_async(cur, in, src.planes, s));
+    CHECK_OK(jet_egl_producer_present(p.prod, cur, s));
+    jet_egl_frame fr;
+    CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+    CHECK_MSG(fr.format == f && fr.width == w && fr.height == h && fr.image,
+              "frame %d: %s %dx%d (native %d), image %p", k, jet_format_name(fr.format), fr.width,
+              fr.height, fr.native_format, (void *)fr.image);
+    CHECK(fr.layout == JET_EGL_FRAME_PITCH && fr.plane_count == src.planes);
+    jet_image_plane_info pi;
+    CHECK_OK(jet_image_get_plane(cur, 0, &pi));
+    if (fr.planes[0].ptr != pi.ptr) *zero_copy = 0;
+    ref_image_poison(&got, 0x5A);
+    CHECK_OK(jet_image_download_async(fr.image, out, got.planes, s));
+    CHECK_OK(jet_stream_synchronize(s));
+    CHECK_ST(jet_image_destroy(fr.image), JET_STATUS_INVALID_STATE); /* borrowed */
+    char why[256];
+    CHECK_MSG(!ref_image_compare(&got, &src, 0, why, sizeof why), "frame %d: %s", k, why);
+    CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+    CHECK_ST(jet_egl_consumer_release(p.cons, &fr, s), JET_STATUS_INVALID_ARGUMENT);
+    jet_image back = NULL;
+    CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
+    CHECK_MSG(back == cur, "frame %d: returned %p, presented %p", k, (void *)back, (void *)cur);
+  }
+  ref_image_free(&src);
+  ref_image_free(&got);
+  if (pipe_close(egl, &p)) return 1;
+  for (int i = 0; i < N; i++) CHECK_OK(jet_image_destroy(img[i]));
+  return 0;
+}
+
+TEST(gpu_egl_stream_1000_frames) {
+  SETUP(ctx, s, egl);
+  int zc = 0;
+  double t0 = now_ms();
+  if (stream_frames(ctx, s, egl, JET_FORMAT_NV12, 640, 480, 1000, &zc)) return 1;
+  fprintf(stderr, "NV12 640x480: 1000 frames checked in %.0f ms; consumer saw the producer's "
+          "memory: %s\n", now_ms() - t0, zc ? "yes (zero-copy)" : "no (the driver copied)");
+  if (stream_frames(ctx, s, egl, JET_FORMAT_NV12, 1920, 1080, 30, &zc)) return 1;
+  if (stream_frames(ctx, s, egl, JET_FORMAT_RGBA8, 1921, 1081, 30, &zc)) return 1;
+  if (stream_frames(ctx, s, egl, JET_FORMAT_BGRA8, 1280, 720, 30, &zc)) return 1;
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+TEST(gpu_egl_stream_small_sizes) {
+  SETUP(ctx, s, egl);
+  static const struct {
+    jet_format f;
+    int w, h;
+  } cases[] = {{JET_FORMAT_RGBA8, 3, 2}, {JET_FORMAT_RGBA8, 1, 1}, {JET_FORMAT_GRAY8, 1, 1},
+               {JET_FORMAT_NV12, 2, 2},  {JET_FORMAT_I420, 6, 4},  {JET_FORMAT_YUYV, 4, 3},
+               {JET_FORMAT_UYVY, 2, 1},  {JET_FORMAT_NV21, 8, 2}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int zc;
+    fprintf(stderr, "%s %dx%d\n", jet_format_name(cases[i].f), cases[i].w, cases[i].h);
+    if (stream_frames(ctx, s, egl, cases[i].f, cases[i].w, cases[i].h, 5, &zc)) return 1;
+  }
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+TEST(gpu_egl_stream_bad_input) {
+  SETUP(ctx, s, egl);
+  pipe_ p;
+  if (pipe_open(egl, 64, 32, 2, &p)) return 1;
+  jet_image wrong_size, wrong_fmt, ok;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 64, 30, &wrong_size));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 64, 32, &wrong_fmt));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 64, 32, &ok));
+  CHECK_ST(jet_egl_producer_present(p.prod, wrong_size, s), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "size mismatch") != NULL);
+  CHECK_ST(jet_egl_producer_present(p.prod, wrong_fmt, s), JET_STATUS_INVALID_ARGUMENT);
+  jet_image back = NULL;
+  CHECK_ST(jet_egl_producer_return(p.prod, s, 1000, &back), JET_STATUS_TIMEOUT);
+  CHECK_OK(jet_egl_producer_present(p.prod, ok, s));
+  CHECK_ST(jet_egl_producer_present(p.prod, ok, s), JET_STATUS_INVALID_STATE);
+  jet_egl_frame fr;
+  CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+  jet_egl_frame forged = fr;
+  forged.native = &fr;
+  CHECK_ST(jet_egl_consumer_release(p.cons, &forged, s), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_egl_consumer_release(p.cons, NULL, s), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+  CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
+  CHECK(back == ok);
+  /* A stream of another context. */
+  jet_context other;
+  jet_stream os;
+  CHECK_OK(jt_context(&other, 0));
+  CHECK_OK(jet_stream_create(other, NULL, &os));
+  CHECK_ST(jet_egl_consumer_acquire(p.cons, os, 0, &fr), JET_STATUS_WRONG_CONTEXT);
+  CHECK_ST(jet_egl_producer_present(p.prod, ok, os), JET_STATUS_WRONG_CONTEXT);
+  CHECK_OK(jet_stream_destroy(os));
+  CHECK_OK(jet_context_destroy(other));
+  /* Objects made through the display keep it open. */
+  CHECK_ST(jet_egl_close(egl), JET_STATUS_INVALID_STATE);
+  if (pipe_close(egl, &p)) return 1;
+  CHECK_OK(jet_image_destroy(wrong_size));
+  CHECK_OK(jet_image_destroy(wrong_fmt));
+  CHECK_OK(jet_image_destroy(ok));
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+TEST(gpu_egl_stream_acquire_timeout) {
+  SETUP(ctx, s, egl);
+  pipe_ p;
+  if (pipe_open(egl, 32, 32, 0, &p)) return 1;
+  jet_egl_frame fr;
+  for (int rep = 0; rep < 3; rep++) {
+    double t0 = now_ms();
+    CHECK_ST(jet_egl_consumer_acquire(p.cons, s, 20000, &fr), JET_STATUS_TIMEOUT);
+    double dt = now_ms() - t0;
+    fprintf(stderr, "acquire with a 20 ms timeout and no frame: TIMEOUT after %.1f ms\n", dt);
+    CHECK_MSG(dt < 1000.0, "took %.1f ms", dt);
+  }
+  /* Still usable afterwards. */
+  jet_image img;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img));
+  CHECK_OK(jet_egl_producer_present(p.prod, img, s));
+  CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+  CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+  jet_image back;
+  CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
+  if (pipe_close(egl, &p)) return 1;
+  CHECK_OK(jet_image_destroy(img));
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+TEST(gpu_egl_stream_producer_disconnect) {
+  SETUP(ctx, s, egl);
+  pipe_ p;
+  if (pipe_open(egl, 32, 32, 2, &p)) return 1;
+  jet_image img;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img));
+  CHECK_OK(jet_egl_producer_present(p.prod, img, s));
+  jet_egl_frame fr;
+  CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+  CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+  CHECK_OK(jet_stream_synchronize(s));
+  CHECK_OK(jet_egl_producer_disconnect(p.prod));
+  jet_egl_stream_state st;
+  CHECK_OK(jet_egl_stream_get_state(egl, p.stream, &st));
+  fprintf(stderr, "state after the producer disconnected: %d\n", (int)st);
+  CHECK(st == JET_EGL_STREAM_DISCONNECTED);
+  for (int rep = 0; rep < 2; rep++) {
+    double t0 = now_ms();
+    CHECK_ST(jet_egl_consumer_acquire(p.cons, s, 200000, &fr), JET_STATUS_DISCONNECTED);
+    double dt = now_ms() - t0;
+    fprintf(stderr, "acquire after disconnect: DISCONNECTED after %.1f ms (%s)\n", dt,
+            jet_last_error_string());
+    CHECK(dt < 1000.0);
+  }
+  CHECK_OK(jet_egl_consumer_disconnect(p.cons));
+  CHECK_OK(jet_egl_stream_destroy(egl, p.stream));
+  CHECK_OK(jet_image_destroy(img));
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+/* The consumer goes: the producer's next present or return says so. */
+TEST(gpu_egl_stream_consumer_disconnect) {
+  SETUP(ctx, s, egl);
+  pipe_ p;
+  if (pipe_open(egl, 32, 32, 2, &p)) return 1;
+  jet_image img;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img));
+  CHECK_OK(jet_egl_consumer_disconnect(p.cons));
+  jet_status st = jet_egl_producer_present(p.prod, img, s);
+  fprintf(stderr, "present after the consumer disconnected: %s (%s)\n", jet_status_name(st),
+          jet_last_error_string());
+  CHECK(st == JET_STATUS_DISCONNECTED);
+  CHECK_OK(jet_egl_producer_disconnect(p.prod));
+  CHECK_OK(jet_egl_stream_destroy(egl, p.stream));
+  CHECK_OK(jet_image_destroy(img));
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+static char leak_log[1024];
+static void capture(jet_log_level level, const char *msg, void *user) {
+  (void)user;
+  if (level == JET_LOG_WARN && strstr(msg, "leak report:"))
+    snprintf(leak_log, sizeof leak_log, "%s", msg);
+}
+
+TEST(gpu_egl_context_destroy_releases_registrations) {
+  SETUP(ctx, s, egl);
+  pipe_ p;
+  if (pipe_open(egl, 16, 16, 0, &p)) return 1;
+  jet_egl_info info;
+  CHECK_OK(jet_egl_get_info(egl, &info));
+  CHECK_OK(jet_stream_destroy(s));
+  leak_log[0] = '\0';
+  CHECK_OK(jet_set_log_callback(capture, NULL, JET_LOG_WARN));
+  CHECK_OK(jet_context_destroy(ctx));
+  CHECK_OK(jet_set_log_callback(NULL, NULL, JET_LOG_OFF));
+  fprintf(stderr, "%s\n", leak_log);
+  CHECK(strstr(leak_log, "EGLStream producer") && strstr(leak_log, "EGLStream consumer") &&
+        strstr(leak_log, "EGL display"));
+  CHECK_ST(jet_egl_consumer_acquire(p.cons, NULL, 0, NULL), JET_STATUS_INVALID_HANDLE);
+  const jet__egl_api *api;
+  CHECK_OK(jet__egl_load(&api, "test"));
+  /* jetrt initialised the display and terminated it with the last binding. */
+  CHECK(api->eglQueryString(info.display, EGL_VERSION) == NULL);
+  (void)api->eglGetError();
+  return 0;
+}
+
+#if JET_HAVE_GL
+/* Which EGLImage sources this driver maps: a GL texture (and, where CUDA can
+ * export it, a dma-buf of device memory). Mapped frames are checked against
+ * the texels; a discrete GPU's refusal must be the documented UNSUPPORTED. */
+static int try_image(jet_context ctx, jet_stream s, jet_egl egl, void *im, const unsigned char *rgba,
+                     int w, int h, const char *what, int *mapped) {
+  struct jet_context_s *c = ctx;
+  jet_egl_image reg;
+  jet_status st = jet_egl_image_register(egl, im, JET_EGL_READ_ONLY, &reg);
+  fprintf(stderr, "%s: register %s (%s)\n", what, jet_status_name(st),
+          st ? jet_last_error_string() : "");
+  CHECK_OK(st);
+  jet_egl_frame fr;
+  st = jet_egl_image_map(reg, s, &fr);
+  fprintf(stderr, "%s: map %s %s\n", what, jet_status_name(st), st ? jet_last_error_string() : "");
+  *mapped = st == JET_STATUS_OK;
+  if (st != JET_STATUS_OK) {
+    CHECK_MSG(!c->info.integrated && st == JET_STATUS_UNSUPPORTED, "%s", jet_last_error_string());
+    CHECK(strstr(jet_last_error()->hint, "jetrt/gl.h") != NULL);
+    CHECK_ST(jet_egl_image_unmap(reg, s), JET_STATUS_INVALID_STATE);
+  } else {
+    fprintf(stderr, "%s: layout %s, native format %d (%s), %dx%d, %d plane(s)\n", what,
+            fr.layout ? "array" : "pitch", fr.native_format, jet_format_name(fr.format), fr.width,
+            fr.height, fr.plane_count);
+    CHECK(fr.width == w && fr.height == h);
+    CHECK_ST(jet_egl_image_map(reg, s, &fr), JET_STATUS_INVALID_STATE);
+    if (fr.format == JET_FORMAT_RGBA8) {
+      jet_image dst;
+      CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, w, h, &dst));
+      CHECK_OK(jet_egl_frame_copy(&fr, dst, s));
+      unsigned char *got = malloc((size_t)w * h * 4);
+      jet_image_plane hp = {got, (size_t)w * 4};
+      CHECK_OK(jet_image_download_async(dst, &hp, 1, s));
+      CHECK_OK(jet_stream_synchronize(s));
+      CHECK_MSG(memcmp(got, rgba, (size_t)w * h * 4) == 0, "%s: texels differ", what);
+      free(got);
+      CHECK_OK(jet_image_destroy(dst));
+    }
+    CHECK_OK(jet_egl_image_unmap(reg, s));
+  }
+  CHECK_OK(jet_egl_image_unregister(reg));
+  return 0;
+}
+
+TEST(gpu_egl_image_sources) {
+  SETUP(ctx, s, egl);
+  jet_egl_info info;
+  CHECK_OK(jet_egl_get_info(egl, &info));
+  jt_gl g;
+  CHECK(jt_gl_context(&g, info.display) == 0);
+  const int w = 37, h = 19;
+  unsigned char *px = malloc((size_t)w * h * 4);
+  jt_fill_random(px, (size_t)w * h * 4);
+  unsigned tex = jt_gl_texture(&g, w, h, px);
+  CHECK(tex != 0);
+  void *im = NULL;
+  CHECK_OK(jet_egl_create_image_gl_texture(egl, g.ctx, tex, 0, &im));
+  int mapped = 0;
+  if (try_image(ctx, s, egl, im, px, w, h, "EGLImage of a GL texture", &mapped)) return 1;
+  CHECK_OK(jet_egl_destroy_image(egl, im));
+  /* dma-buf of CUDA device memory, where the driver exports one. */
+  void *fn = NULL;
+  enum cudaDriverEntryPointQueryResult q;
+  int dmabuf_ok = 0;
+  if (info.dma_buf_import &&
+      cudaGetDriverEntryPointByVersion("cuMemGetHandleForAddressRange", &fn, 11070,
+                                       cudaEnableDefault, &q) == cudaSuccess && fn) {
+    CUresult (*get)(void *, CUdeviceptr, size_t, CUmemRangeHandleType, unsigned long long) = NULL;
+    memcpy(&get, &fn, sizeof fn);
+    size_t pitch = 256, bytes = (size_t)2 << 20;
+    void *mem = NULL;
+    CHECK(cudaMalloc(&mem, bytes) == cudaSuccess);
+    int fd = -1;
+    CUresult r = get(&fd, (CUdeviceptr)mem, bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+    fprintf(stderr, "dma-buf of device memory: cuMemGetHandleForAddressRange -> %d, fd %d\n",
+            (int)r, fd);
+    if (r == CUDA_SUCCESS && fd >= 0) {
+      CHECK(cudaMemcpy2D(mem, pitch, px, (size_t)w * 4, (size_t)w * 4, (size_t)h,
+                         cudaMemcpyHostToDevice) == cudaSuccess);
+      jet_egl_dmabuf_desc d;
+      memset(&d, 0, sizeof d);
+      d.fourcc = 0x34324241; /* DRM_FORMAT_ABGR8888: R, G, B, A bytes */
+      d.width = w, d.height = h, d.plane_count = 1;
+      d.planes[0].fd = fd, d.planes[0].pitch = (uint32_t)pitch;
+      jet_status st = jet_egl_create_image_dmabuf(egl, &d, &im);
+      fprintf(stderr, "EGLImage of that dma-buf: %s %s\n", jet_status_name(st),
+              st ? jet_last_error_string() : "");
+      if (st == JET_STATUS_OK) {
+        dmabuf_ok = 1;
+        int m2 = 0;
+        if (try_image(ctx, s, egl, im, px, w, h, "EGLImage of a dma-buf", &m2)) return 1;
+        CHECK_OK(jet_egl_destroy_image(egl, im));
+      }
+      close(fd);
+    }
+    CHECK(cudaFree(mem) == cudaSuccess);
+  }
+  fprintf(stderr, "sources: GL texture %s; dma-buf %s\n", mapped ? "maps" : "does not map",
+          dmabuf_ok ? "imported" : "not available here");
+  g.gl->glDeleteTextures(1, &tex);
+  jt_gl_done(&g);
+  free(px);
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+/* EGLSync -> event by the policy's mechanism, and event -> EGLSync. */
+TEST(gpu_egl_sync) {
+  SETUP(ctx, s, egl);
+  jet_egl_info info;
+  CHECK_OK(jet_egl_get_info(egl, &info));
+  jt_gl g;
+  CHECK(jt_gl_context(&g, info.display) == 0);
+  g.gl->glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+  g.gl->glClear(GL_COLOR_BUFFER_BIT);
+  EGLSync fence = g.egl->eglCreateSync(info.display, EGL_SYNC_FENCE, NULL);
+  CHECK(fence != EGL_NO_SYNC);
+  jet_policy pol;
+  CHECK_OK(jet_context_policy(ctx, &pol));
+  jet_platform_info dev;
+  CHECK_OK(jet_context_platform(ctx, &dev));
+  jet_event ev = NULL;
+  jet_status st = jet_egl_sync_to_event(egl, fence, 1000000, &ev);
+  fprintf(stderr, "EGLSync -> event under %s (%s): %s %s\n", pol.name,
+          pol.egl_sync == JET_EGL_SYNC_CUDA_EVENT ? "CUDA event" : "host wait", jet_status_name(st),
+          st ? jet_last_error_string() : "");
+  if (pol.egl_sync == JET_EGL_SYNC_CUDA_EVENT && !dev.integrated) {
+    CHECK(st == JET_STATUS_UNSUPPORTED && ev == NULL);
+    CHECK(strstr(jet_last_error()->hint, "integrated") != NULL);
+  } else {
+    CHECK_OK(st);
+    CHECK_OK(jet_stream_wait_event(s, ev));
+    CHECK_OK(jet_stream_synchronize(s));
+    CHECK_OK(jet_event_query(ev));
+    CHECK_OK(jet_event_destroy(ev));
+  }
+  CHECK(g.egl->eglDestroySync(info.display, fence));
+  /* event -> EGLSync */
+  jet_event done;
+  CHECK_OK(jet_event_create(ctx, 0, &done));
+  CHECK_OK(jet_event_record(done, s));
+  void *sync = NULL;
+  st = jet_egl_sync_from_event(egl, done, &sync);
+  fprintf(stderr, "event -> EGLSync (EGL_NV_cuda_event %d): %s, sync %p\n", info.cuda_event_sync,
+          jet_status_name(st), sync);
+  CHECK_OK(st);
+  CHECK((sync != NULL) == (info.cuda_event_sync != 0));
+  if (sync) {
+    CHECK(g.egl->eglClientWaitSync(info.display, sync, 0, 1000000000) == EGL_CONDITION_SATISFIED);
+    CHECK_OK(jet_egl_sync_destroy(egl, sync));
+  }
+  CHECK_OK(jet_event_destroy(done));
+  jt_gl_done(&g);
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+
+static long resident_kb(void) {
+  long pages = 0, res = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f) return -1;
+  if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = -1;
+  fclose(f);
+  return res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* 10,000 register/map/unmap/unregister cycles (map where the driver maps
+ * EGLImages) and stream connect/frame/disconnect cycles: no growth in host or
+ * device memory. */
+TEST(gpu_egl_cycles_alone) {
+  SETUP(ctx, s, egl);
+  jet_egl_info info;
+  CHECK_OK(jet_egl_get_info(egl, &info));
+  jt_gl g;
+  CHECK(jt_gl_context(&g, info.display) == 0);
+  unsigned char px[64 * 4];
+  jt_fill_random(px, sizeof px);
+  unsigned tex = jt_gl_texture(&g, 8, 8, px);
+  void *im = NULL;
+  CHECK_OK(jet_egl_create_image_gl_texture(egl, g.ctx, tex, 0, &im));
+  jet_image img;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 64, 64, &img));
+  long rss0 = 0;
+  size_t free0 = 0, free1 = 0, total = 0;
+  int maps = 0;
+  for (int round = 0; round < 2; round++) {
+    /* Round 0 warms up pools and caches; round 1 is measured against it. */
+    if (round == 1) {
+      CHECK(cudaDeviceSynchronize() == cudaSuccess);
+      rss0 = resident_kb();
+      CHECK(cudaMemGetInfo(&free0, &total) == cudaSuccess);
+    }
+    for (int i = 0; i < (round ? 10000 : 500); i++) {
+      jet_egl_image reg;
+      CHECK_OK(jet_egl_image_register(egl, im, 0, &reg));
+      jet_egl_frame fr;
+      if (jet_egl_image_map(reg, s, &fr) == JET_STATUS_OK) {
+        maps++;
+        CHECK_OK(jet_egl_image_unmap(reg, s));
+      }
+      CHECK_OK(jet_egl_image_unregister(reg));
+    }
+    for (int i = 0; i < (round ? 300 : 30); i++) {
+      pipe_ p;
+      if (pipe_open(egl, 64, 64, 0, &p)) return 1;
+      CHECK_OK(jet_egl_producer_present(p.prod, img, s));
+      jet_egl_frame fr;
+      CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+      CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+      jet_image back;
+      CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
+      if (pipe_close(egl, &p)) return 1;
+    }
+  }
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  long rss1 = resident_kb();
+  CHECK(cudaMemGetInfo(&free1, &total) == cudaSuccess);
+  long dev_kb = ((long)free0 - (long)free1) / 1024;
+  fprintf(stderr, "10000 EGLImage registrations (%d mapped) + 300 streams: host RSS %+ld KiB, "
+          "device %+ld KiB\n", maps, rss1 - rss0, dev_kb);
+  CHECK_MSG(rss1 - rss0 < 2048, "host memory grew by %ld KiB", rss1 - rss0);
+  CHECK_MSG(dev_kb < 4096, "device memory grew by %ld KiB", dev_kb);
+  CHECK_OK(jet_image_destroy(img));
+  CHECK_OK(jet_egl_destroy_image(egl, im));
+  g.gl->glDeleteTextures(1, &tex);
+  jt_gl_done(&g);
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+#endif /* JET_HAVE_GL */
+
+#endif /* JET_HAVE_EGL */
