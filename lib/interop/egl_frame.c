@@ -62,6 +62,19 @@ jet_status jet_egl_format_from_native(int native, jet_format *format, jet_color_
   return JET_STATUS_OK;
 }
 
+/* A CUDA-EGL frame carries one pitch, plane 0's in bytes (CUeglFrame.pitch);
+ * the runtime derives the others in elements. Byte pitches by format: chroma
+ * of semi-planar 4:2:0 has the luma plane's, planar 4:2:0 half of it. */
+size_t jet__egl_plane_pitch(jet_format format, size_t pitch0, int plane) {
+  if (plane == 0) return pitch0;
+  switch (format) {
+    case JET_FORMAT_NV12:
+    case JET_FORMAT_NV21: return plane == 1 ? pitch0 : 0;
+    case JET_FORMAT_I420: return pitch0 / 2;
+    default: return 0;
+  }
+}
+
 int jet__egl_native_from_format(jet_format format) {
   for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
     if (formats[i].format == format) return formats[i].native;
@@ -140,11 +153,17 @@ jet_status jet__egl_frame_from_cuda(struct jet_context_s *ctx, const cudaEglFram
       p->array = f->frame.pArray[i];
     } else {
       p->ptr = f->frame.pPitch[i].ptr;
-      /* planeDesc's pitch is in bytes; cudaPitchedPtr's is the fallback. */
-      p->pitch = f->planeDesc[i].pitch ? f->planeDesc[i].pitch : f->frame.pPitch[i].pitch;
       ptrs[i] = p->ptr;
+      p->pitch = jet__egl_plane_pitch(out->format, f->planeDesc[0].pitch, i);
+      if (!p->pitch) p->pitch = f->planeDesc[i].pitch; /* formats jetrt does not know */
       pitches[i] = p->pitch;
     }
+    jet__log(JET_LOG_DEBUG,
+             "EGL frame plane %d: format %d, %ux%u, %u channel(s), planeDesc.pitch %u, "
+             "pPitch.pitch %zu, ptr %p -> pitch %zu bytes",
+             i, out->native_format, f->planeDesc[i].width, f->planeDesc[i].height,
+             f->planeDesc[i].numChannels, f->planeDesc[i].pitch, f->frame.pPitch[i].pitch,
+             f->frame.pPitch[i].ptr, p->pitch);
   }
   const jet_format_desc *d = jet__format(out->format);
   if (out->layout != JET_EGL_FRAME_PITCH || !d || d->planes != out->plane_count)

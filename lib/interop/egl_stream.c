@@ -97,6 +97,24 @@ static jet_status query_state(const struct jet_egl_s *egl, EGLStreamKHR s,
   return JET_STATUS_OK;
 }
 
+/* The state without recording anything: 1 when it could be read. */
+static int stream_state(const struct jet_egl_s *egl, EGLStreamKHR s, jet_egl_stream_state *out) {
+  EGLint v = 0;
+  if (!egl->api->eglQueryStreamKHR(egl->dpy, s, EGL_STREAM_STATE_KHR, &v)) {
+    (void)egl->api->eglGetError();
+    return 0;
+  }
+  switch (v) {
+    case EGL_STREAM_STATE_EMPTY_KHR: *out = JET_EGL_STREAM_EMPTY; return 1;
+    case EGL_STREAM_STATE_NEW_FRAME_AVAILABLE_KHR: *out = JET_EGL_STREAM_NEW_FRAME; return 1;
+    case EGL_STREAM_STATE_OLD_FRAME_AVAILABLE_KHR: *out = JET_EGL_STREAM_OLD_FRAME; return 1;
+    case EGL_STREAM_STATE_DISCONNECTED_KHR: *out = JET_EGL_STREAM_DISCONNECTED; return 1;
+    case EGL_STREAM_STATE_CONNECTING_KHR: *out = JET_EGL_STREAM_CONNECTING; return 1;
+    case EGL_STREAM_STATE_CREATED_KHR: *out = JET_EGL_STREAM_CREATED; return 1;
+    default: return 0;
+  }
+}
+
 jet_status jet_egl_stream_get_state(jet_egl egl, void *stream, jet_egl_stream_state *state) {
   JET__TRY(jet__handle_check(egl, JET__H_EGL, __func__, "egl"));
   JET__ARG(stream, "stream is NULL");
@@ -109,12 +127,8 @@ jet_status jet_egl_stream_get_state(jet_egl egl, void *stream, jet_egl_stream_st
  * @st with the detail its failure recorded (the state query records nothing). */
 static jet_status if_disconnected(const struct jet_egl_s *egl, EGLStreamKHR s, jet_status st,
                                   const char *who, const char *fn) {
-  EGLint v = 0;
-  if (!egl->api->eglQueryStreamKHR(egl->dpy, s, EGL_STREAM_STATE_KHR, &v)) {
-    (void)egl->api->eglGetError();
-    return st;
-  }
-  if (v != EGL_STREAM_STATE_DISCONNECTED_KHR) return st;
+  jet_egl_stream_state state;
+  if (!stream_state(egl, s, &state) || state != JET_EGL_STREAM_DISCONNECTED) return st;
   char last[256];
   snprintf(last, sizeof last, "%s", jet_last_error_string());
   return jet__error(JET_STATUS_DISCONNECTED, fn, "the EGLStream's %s has disconnected (%.200s)",
@@ -205,13 +219,30 @@ jet_status jet_egl_consumer_acquire(jet_egl_consumer c, jet_stream stream, unsig
   if (c->nheld >= MAX_HELD)
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "%d frames are held; release one before acquiring another", c->nheld);
+  /* CUDA waits out the whole timeout on a stream whose producer has gone. */
+  jet_egl_stream_state state;
+  if (stream_state(c->egl, c->stream, &state) && state == JET_EGL_STREAM_DISCONNECTED)
+    return jet__error(JET_STATUS_DISCONNECTED, __func__,
+                      "the EGLStream's producer has disconnected: no frame will come");
   cudaGraphicsResource_t r = NULL;
   cudaError_t e = cudaEGLStreamConsumerAcquireFrame(&c->conn, &r, &cu, timeout_us);
-  if (e != cudaSuccess)
+  if (e != cudaSuccess) {
+    int no_frame = stream_state(c->egl, c->stream, &state) &&
+                   (state == JET_EGL_STREAM_EMPTY || state == JET_EGL_STREAM_OLD_FRAME);
+    if (no_frame) {
+      /* The desktop driver answers a timeout with cudaErrorUnknown, not
+       * cudaErrorLaunchTimeout; the stream's state says what happened. */
+      (void)cudaGetLastError();
+      return jet__error_native(JET_STATUS_TIMEOUT, __func__, "cudaEGLStreamConsumerAcquireFrame",
+                               cudaGetErrorName(e), (int)e, NULL,
+                               "no new frame within %u us (stream state %s)", timeout_us,
+                               state == JET_EGL_STREAM_EMPTY ? "EMPTY" : "OLD_FRAME_AVAILABLE");
+    }
     return if_disconnected(c->egl, c->stream,
                            jet__egl_cuda_error(e, __func__, "cudaEGLStreamConsumerAcquireFrame",
                                                NULL),
                            "producer", __func__);
+  }
   cudaEglFrame f;
   memset(&f, 0, sizeof f);
   int slot = -1;
@@ -326,6 +357,13 @@ jet_status jet_egl_producer_present(jet_egl_producer p, jet_image image, jet_str
   JET__ARG(l->width == p->width && l->height == p->height,
            "size mismatch: the image is %dx%d, the producer was connected for %dx%d", l->width,
            l->height, p->width, p->height);
+  for (int i = 1; i < l->planes; i++)
+    JET__ARG(l->plane[i].pitch == jet__egl_plane_pitch(l->format, l->plane[0].pitch, i),
+             "%s plane %d has pitch %zu, but an EGLStream frame carries one pitch: plane %d "
+             "must have %zu bytes (plane 0 has %zu); wrap memory laid out that way "
+             "(jet_image_wrap)",
+             jet_format_name(l->format), i, l->plane[i].pitch, i,
+             jet__egl_plane_pitch(l->format, l->plane[0].pitch, i), l->plane[0].pitch);
   int free_slot = -1;
   for (int i = 0; i < MAX_PRESENTED; i++) {
     if (p->presented[i] == image)
@@ -389,7 +427,21 @@ jet_status jet_egl_producer_return(jet_egl_producer p, jet_stream stream, unsign
     memset(&f, 0, sizeof f);
     cudaError_t e = cudaEGLStreamProducerReturnFrame(&p->conn, &f, &cu);
     if (e == cudaSuccess) break;
-    if (e != cudaErrorLaunchTimeout || now_us() >= deadline)
+    /* Nothing to give back is cudaErrorLaunchTimeout, or cudaErrorUnknown
+     * before anything was presented (desktop driver 580). */
+    jet_egl_stream_state state;
+    int retry = e == cudaErrorLaunchTimeout ||
+                (e == cudaErrorUnknown && stream_state(p->egl, p->stream, &state) &&
+                 state != JET_EGL_STREAM_DISCONNECTED);
+    if (retry && now_us() >= deadline) {
+      (void)cudaGetLastError();
+      return jet__error_native(JET_STATUS_TIMEOUT, __func__, "cudaEGLStreamProducerReturnFrame",
+                               cudaGetErrorName(e), (int)e,
+                               "an EGLStream keeps the newest frame for its consumer: a frame "
+                               "comes back after a newer one was acquired",
+                               "no frame came back within %u us", timeout_us);
+    }
+    if (!retry)
       return if_disconnected(p->egl, p->stream,
                              jet__egl_cuda_error(e, __func__, "cudaEGLStreamProducerReturnFrame",
                                                  NULL),

@@ -79,6 +79,10 @@ jet_status jet__egl_frame_from_cuda(struct jet_context_s *ctx, const cudaEglFram
                                     cudaGraphicsResource_t res, jet__frame_images *cache,
                                     int *slot, jet_egl_frame *out, const char *fn);
 
+/* The byte pitch of @plane of a @format frame whose plane 0 has @pitch0
+ * bytes (EGL frames carry one pitch); 0 where jetrt does not know @format. */
+size_t jet__egl_plane_pitch(jet_format format, size_t pitch0, int plane);
+
 /* The cudaEglColorFormat a producer presents for @format, or -1. */
 int jet__egl_native_from_format(jet_format format);
 

@@ -85,15 +85,46 @@ static int pipe_close(jet_egl egl, pipe_ *p) {
   return 0;
 }
 
-/* @frames frames of fresh random content through the stream; every acquired
- * frame is compared byte for byte with what was presented. */
+static void print_debug(jet_log_level level, const char *msg, void *user) {
+  (void)level, (void)user;
+  fprintf(stderr, "  [jetrt] %s\n", msg);
+}
+
+/* An image of @f whose planes follow the one-pitch rule of EGL frames (the
+ * chroma pitches of I420 are half the luma pitch), in memory @mem keeps. */
+static int egl_image(jet_context ctx, jet_format f, int w, int h, void **mem, jet_image *out) {
+  jet_format_desc d;
+  CHECK_OK(jet_format_info(f, &d));
+  size_t p0 = (((size_t)w * d.bytes_per_pixel[0] + 511) / 512) * 512;
+  size_t pitch[3] = {p0, 0, 0}, off[3] = {0, 0, 0}, total = 0;
+  for (int i = 0; i < d.planes; i++) {
+    if (i) pitch[i] = jet__egl_plane_pitch(f, p0, i);
+    int rows = i ? h >> d.sub_y : h;
+    off[i] = total;
+    total += pitch[i] * (size_t)rows;
+  }
+  CHECK(cudaMalloc(mem, total) == cudaSuccess);
+  jet_image_plane pl[3];
+  for (int i = 0; i < d.planes; i++) pl[i] = (jet_image_plane){(char *)*mem + off[i], pitch[i]};
+  CHECK_OK(jet_image_wrap(ctx, f, w, h, pl, d.planes, JET_IMAGE_MEMORY_DEVICE, out));
+  return 0;
+}
+
+/* @frames frames of fresh random content through a FIFO stream, three images
+ * in rotation; every acquired frame is compared byte for byte with what was
+ * presented, and comes back to the producer once a newer one was acquired. */
 static int stream_frames(jet_context ctx, jet_stream s, jet_egl egl, jet_format f, int w, int h,
                          int frames, int *zero_copy) {
   pipe_ p;
   if (pipe_open(egl, w, h, 4, &p)) return 1;
   enum { N = 3 };
-  jet_image img[N];
-  for (int i = 0; i < N; i++) CHECK_OK(jet_image_create(ctx, f, w, h, &img[i]));
+  jet_image img[N], free_list[N];
+  void *mem[N];
+  int nfree = 0;
+  for (int i = 0; i < N; i++) {
+    if (egl_image(ctx, f, w, h, &mem[i], &img[i])) return 1;
+    free_list[nfree++] = img[i];
+  }
   ref_image src, got;
   CHECK(ref_image_alloc(&src, f, w, h, 0) == 0);
   CHECK(ref_image_alloc(&got, f, w, h, 3) == 0);
@@ -102,12 +133,23 @@ static int stream_frames(jet_context ctx, jet_stream s, jet_egl egl, jet_format 
   ref_image_planes(&got, out);
   *zero_copy = 1;
   for (int k = 0; k < frames; k++) {
-    jet_image cur = img[k % N];
+    if (nfree == 0) {
+      fprintf(stderr, "frame %d: no image came back\n", k);
+      return 1;
+    }
+    jet_image cur = free_list[--nfree];
     ref_image_randomize(&src, jt_rand);
     CHECK_OK(jet_image_upload_async(cur, in, src.planes, s));
     CHECK_OK(jet_egl_producer_present(p.prod, cur, s));
+    if (k == 0) CHECK_OK(jet_set_log_callback(print_debug, NULL, JET_LOG_DEBUG));
     jet_egl_frame fr;
-    CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+    jet_status st = jet_egl_consumer_acquire(p.cons, s, 1000000, &fr);
+    if (k == 0) CHECK_OK(jet_set_log_callback(NULL, NULL, JET_LOG_OFF));
+    CHECK_OK(st);
+    if (k == 0)
+      fprintf(stderr, "%s %dx%d presented as %d, acquired as %d (%s), %d plane(s)\n",
+              jet_format_name(f), w, h, jet__egl_native_from_format(f), fr.native_format,
+              jet_format_name(fr.format), fr.plane_count);
     CHECK_MSG(fr.format == f && fr.width == w && fr.height == h && fr.image,
               "frame %d: %s %dx%d (native %d), image %p", k, jet_format_name(fr.format), fr.width,
               fr.height, fr.native_format, (void *)fr.image);
@@ -124,13 +166,22 @@ static int stream_frames(jet_context ctx, jet_stream s, jet_egl egl, jet_format 
     CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
     CHECK_ST(jet_egl_consumer_release(p.cons, &fr, s), JET_STATUS_INVALID_ARGUMENT);
     jet_image back = NULL;
-    CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
-    CHECK_MSG(back == cur, "frame %d: returned %p, presented %p", k, (void *)back, (void *)cur);
+    jet_clear_error();
+    while (jet_egl_producer_return(p.prod, s, 0, &back) == JET_STATUS_OK) {
+      int known = 0;
+      for (int i = 0; i < N; i++) known |= back == img[i];
+      CHECK_MSG(known && back != cur, "frame %d: returned %p", k, (void *)back);
+      free_list[nfree++] = back;
+    }
+    CHECK_MSG(jet_last_error()->status == JET_STATUS_TIMEOUT, "%s", jet_last_error_string());
   }
   ref_image_free(&src);
   ref_image_free(&got);
   if (pipe_close(egl, &p)) return 1;
-  for (int i = 0; i < N; i++) CHECK_OK(jet_image_destroy(img[i]));
+  for (int i = 0; i < N; i++) {
+    CHECK_OK(jet_image_destroy(img[i]));
+    CHECK(cudaFree(mem[i]) == cudaSuccess);
+  }
   return 0;
 }
 
@@ -187,8 +238,23 @@ TEST(gpu_egl_stream_bad_input) {
   CHECK_ST(jet_egl_consumer_release(p.cons, &forged, s), JET_STATUS_INVALID_ARGUMENT);
   CHECK_ST(jet_egl_consumer_release(p.cons, NULL, s), JET_STATUS_INVALID_ARGUMENT);
   CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
-  CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
-  CHECK(back == ok);
+  /* The stream keeps its newest frame for the consumer: nothing comes back yet. */
+  CHECK_ST(jet_egl_producer_return(p.prod, s, 20000, &back), JET_STATUS_TIMEOUT);
+  CHECK(strstr(jet_last_error()->hint, "newer") != NULL);
+  /* I420 from jet_image_create has a padded chroma pitch: refused, with why. */
+  jet_image i420;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_I420, 64, 32, &i420));
+  jet_image_plane_info a, b;
+  CHECK_OK(jet_image_get_plane(i420, 0, &a));
+  CHECK_OK(jet_image_get_plane(i420, 1, &b));
+  if (b.pitch * 2 != a.pitch) {
+    pipe_ q;
+    if (pipe_open(egl, 64, 32, 2, &q)) return 1;
+    CHECK_ST(jet_egl_producer_present(q.prod, i420, s), JET_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(jet_last_error()->message, "one pitch") != NULL);
+    if (pipe_close(egl, &q)) return 1;
+  }
+  CHECK_OK(jet_image_destroy(i420));
   /* A stream of another context. */
   jet_context other;
   jet_stream os;
@@ -220,16 +286,24 @@ TEST(gpu_egl_stream_acquire_timeout) {
     fprintf(stderr, "acquire with a 20 ms timeout and no frame: TIMEOUT after %.1f ms\n", dt);
     CHECK_MSG(dt < 1000.0, "took %.1f ms", dt);
   }
-  /* Still usable afterwards. */
-  jet_image img;
+  /* Still usable afterwards; the first image comes back after the second is acquired. */
+  jet_image img, img2;
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img2));
   CHECK_OK(jet_egl_producer_present(p.prod, img, s));
+  CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+  CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+  /* Only an old frame now: a timeout again, not a second copy of it. */
+  CHECK_ST(jet_egl_consumer_acquire(p.cons, s, 5000, &fr), JET_STATUS_TIMEOUT);
+  CHECK_OK(jet_egl_producer_present(p.prod, img2, s));
   CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
   CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
   jet_image back;
   CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
+  CHECK(back == img);
   if (pipe_close(egl, &p)) return 1;
   CHECK_OK(jet_image_destroy(img));
+  CHECK_OK(jet_image_destroy(img2));
   TEARDOWN(ctx, s, egl);
   return 0;
 }
@@ -494,8 +568,9 @@ TEST(gpu_egl_cycles_alone) {
   unsigned tex = jt_gl_texture(&g, 8, 8, px);
   void *im = NULL;
   CHECK_OK(jet_egl_create_image_gl_texture(egl, g.ctx, tex, 0, &im));
-  jet_image img;
+  jet_image img, img2;
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 64, 64, &img));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 64, 64, &img2));
   long rss0 = 0;
   size_t free0 = 0, free1 = 0, total = 0;
   int maps = 0;
@@ -519,12 +594,15 @@ TEST(gpu_egl_cycles_alone) {
     for (int i = 0; i < (round ? 300 : 30); i++) {
       pipe_ p;
       if (pipe_open(egl, 64, 64, 0, &p)) return 1;
-      CHECK_OK(jet_egl_producer_present(p.prod, img, s));
-      jet_egl_frame fr;
-      CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
-      CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+      for (int k = 0; k < 2; k++) {
+        CHECK_OK(jet_egl_producer_present(p.prod, k ? img2 : img, s));
+        jet_egl_frame fr;
+        CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+        CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+      }
       jet_image back;
       CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
+      CHECK(back == img);
       if (pipe_close(egl, &p)) return 1;
     }
   }
@@ -537,6 +615,7 @@ TEST(gpu_egl_cycles_alone) {
   CHECK_MSG(rss1 - rss0 < 2048, "host memory grew by %ld KiB", rss1 - rss0);
   CHECK_MSG(dev_kb < 4096, "device memory grew by %ld KiB", dev_kb);
   CHECK_OK(jet_image_destroy(img));
+  CHECK_OK(jet_image_destroy(img2));
   CHECK_OK(jet_egl_destroy_image(egl, im));
   g.gl->glDeleteTextures(1, &tex);
   jt_gl_done(&g);
