@@ -116,6 +116,13 @@ jet_status jet_stream_wait_event(jet_stream stream, jet_event event) {
   return JET_STATUS_OK;
 }
 
+jet_status jet_stream_native(jet_stream stream, void **cuda_stream) {
+  JET__TRY(jet__handle_check(stream, JET__H_STREAM, __func__, "stream"));
+  JET__ARG(cuda_stream, "cuda_stream is NULL");
+  *cuda_stream = (void *)stream->cu;
+  return JET_STATUS_OK;
+}
+
 jet_status jet_stream_query(jet_stream stream) {
   cudaStream_t cu;
   JET__TRY(jet__stream_enter(stream, NULL, &cu, __func__));

@@ -33,6 +33,9 @@ TEST(badarg_stream_null_handles) {
   CHECK_ST(jet_stream_query((jet_stream)bogus), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_stream_synchronize(NULL), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_stream_synchronize((jet_stream)bogus), JET_STATUS_INVALID_HANDLE);
+  void *native = NULL;
+  CHECK_ST(jet_stream_native(NULL, &native), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_stream_native((jet_stream)bogus, &native), JET_STATUS_INVALID_HANDLE);
   return 0;
 }
 
@@ -119,6 +122,12 @@ TEST(gpu_stream_default_streams_are_owned_by_context) {
   CHECK_OK(jet_context_default_stream(ctx, JET_STREAM_PER_THREAD, &per_thread));
   CHECK_ST(jet_stream_destroy(legacy), JET_STATUS_INVALID_ARGUMENT);
   CHECK_ST(jet_stream_destroy(per_thread), JET_STATUS_INVALID_ARGUMENT);
+  void *native = NULL;
+  CHECK_OK(jet_stream_native(legacy, &native));
+  CHECK(native == (void *)cudaStreamLegacy);
+  CHECK_OK(jet_stream_native(per_thread, &native));
+  CHECK(native == (void *)cudaStreamPerThread);
+  CHECK_ST(jet_stream_native(per_thread, NULL), JET_STATUS_INVALID_ARGUMENT);
   /* still usable afterwards */
   const size_t n = 256 * 1024;
   unsigned char *src = NULL, *dst = NULL, *dev = NULL;

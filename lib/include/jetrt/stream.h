@@ -139,6 +139,19 @@ jet_status jet_stream_add_callback(jet_stream stream, jet_stream_callback fn, vo
 jet_status jet_stream_wait_event(jet_stream stream, jet_event event);
 
 /**
+ * jet_stream_native - the cudaStream_t behind @stream, for CUDA code, NPP,
+ * TensorRT or a user's own kernels working on the same stream.
+ *
+ * jetrt keeps ownership: do not destroy it. The default-stream handles give
+ * cudaStreamLegacy and cudaStreamPerThread.
+ * @cuda_stream: receives the cudaStream_t (as void *).
+ * @return JET_STATUS_OK, JET_STATUS_INVALID_HANDLE, or
+ *         JET_STATUS_INVALID_ARGUMENT for a NULL @cuda_stream.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_stream_native(jet_stream stream, void **cuda_stream);
+
+/**
  * jet_stream_query - has all work enqueued on @stream finished?
  *
  * JET_STATUS_NOT_READY is an answer, not a failure: it leaves the thread's
