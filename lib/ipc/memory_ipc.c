@@ -70,10 +70,14 @@ static jet_status check_flags(const jet_ipc_memory_desc *d, const char *fn) {
     BAD("description flags 0x%x: 0x%x are not creation flags of an exportable %s", d->flags,
         d->flags & ~allowed, object_name(d->object));
   uint32_t e = d->flags & (exp | legacy);
-  if (e != exp && e != legacy)
+  if (e == 0 || (e != exp && e != legacy)) {
+    if (!legacy)
+      BAD("description flags 0x%x: an exported %s has %s: exactly one exportable flag",
+          d->flags, object_name(d->object), name);
     BAD("description flags 0x%x: an exported %s has exactly one of %s and %s_LEGACY", d->flags,
         object_name(d->object), name, name);
-  if (e == legacy && d->mechanism != JET_IPC_MECHANISM_LEGACY)
+  }
+  if (legacy && e == legacy && d->mechanism != JET_IPC_MECHANISM_LEGACY)
     BAD("description flags 0x%x say %s_LEGACY but the mechanism is %u", d->flags, name,
         d->mechanism);
   return JET_STATUS_OK;

@@ -128,22 +128,10 @@ static jet_status alloc_host(struct jet_context_s *ctx, struct jet_buffer_s *b, 
   return JET_STATUS_OK;
 }
 
-/* Exportable device memory: one allocation of whole granules (alloc.c), the
- * pitch chosen here since cudaMallocPitch cannot allocate it. */
+/* Exportable device memory: one allocation of whole granules (alloc.c), with
+ * the pitch jet_buffer_create chose, since cudaMallocPitch cannot allocate it. */
 static jet_status alloc_exportable(struct jet_context_s *ctx, struct jet_buffer_s *b,
                                    jet_ipc_mechanism mech, const char *fn) {
-  if (b->flags & JET_MEM_PITCHED) {
-    size_t t, size;
-    if (!jet__add_ok(b->width, JET_MEM_EXPORTABLE_PITCH_ALIGN - 1, &t) ||
-        !jet__mul_ok(t / JET_MEM_EXPORTABLE_PITCH_ALIGN * JET_MEM_EXPORTABLE_PITCH_ALIGN,
-                     b->height, &size) ||
-        !jet__mul_ok(size, b->depth, &size))
-      return jet__error(JET_STATUS_OVERFLOW, fn,
-                        "%zu x %zu x %zu bytes with rows padded to %d overflows size_t", b->width,
-                        b->height, b->depth, JET_MEM_EXPORTABLE_PITCH_ALIGN);
-    b->pitch = t / JET_MEM_EXPORTABLE_PITCH_ALIGN * JET_MEM_EXPORTABLE_PITCH_ALIGN;
-    b->size = size;
-  }
   jet_status st = jet__alloc_device(ctx->device, b->size, mech, &b->mem, fn);
   if (st != JET_STATUS_OK) {
     if (st == JET_STATUS_OUT_OF_MEMORY)
@@ -244,6 +232,18 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
   if (!jet__mul_ok(d.height, d.depth, &rows) || !jet__mul_ok(d.width_bytes, rows, &bytes))
     return jet__error(JET_STATUS_OVERFLOW, __func__, "%zu x %zu x %zu bytes overflows size_t",
                       d.width_bytes, d.height, d.depth);
+  size_t pitch = d.width_bytes;
+  if ((d.flags & EXPORT_FLAGS) && (d.flags & JET_MEM_PITCHED)) {
+    /* cudaMallocPitch cannot allocate exportable memory: pad the rows here. */
+    size_t t;
+    if (!jet__add_ok(d.width_bytes, JET_MEM_EXPORTABLE_PITCH_ALIGN - 1, &t) ||
+        !jet__mul_ok(t / JET_MEM_EXPORTABLE_PITCH_ALIGN * JET_MEM_EXPORTABLE_PITCH_ALIGN, rows,
+                     &bytes))
+      return jet__error(JET_STATUS_OVERFLOW, __func__,
+                        "%zu x %zu x %zu bytes with rows padded to %d overflows size_t",
+                        d.width_bytes, d.height, d.depth, JET_MEM_EXPORTABLE_PITCH_ALIGN);
+    pitch = t / JET_MEM_EXPORTABLE_PITCH_ALIGN * JET_MEM_EXPORTABLE_PITCH_ALIGN;
+  }
 
   JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
   jet_ipc_mechanism mech = JET_IPC_MECHANISM_NONE;
@@ -268,7 +268,7 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
   b->width = d.width_bytes;
   b->height = d.height;
   b->depth = d.depth;
-  b->pitch = d.width_bytes;
+  b->pitch = pitch;
   b->size = bytes;
 
   jet_status st;
