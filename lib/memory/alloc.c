@@ -56,11 +56,23 @@ jet_status jet__alloc_device(int device, size_t bytes, jet_ipc_mechanism mech, j
   return JET_STATUS_OK;
 }
 
+/* cudaFree waits for the device before freeing; unmapping does not, and a
+ * kernel still using the range would fault. The release goes on even when the
+ * wait reports an earlier error: the context is then unusable anyway. */
+static jet_status wait_idle(const char *fn) {
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess)
+    return jet__cuda_error(e, fn, "cudaDeviceSynchronize", NULL,
+                           "waiting for the device before unmapping: %s", cudaGetErrorString(e));
+  return JET_STATUS_OK;
+}
+
 jet_status jet__alloc_release(jet__alloc *a, const char *fn) {
   jet__alloc r = *a;
   memset(a, 0, sizeof *a);
   cudaError_t e = cudaSuccess;
   const char *call = NULL;
+  jet_status waited = JET_STATUS_OK;
   switch (r.origin) {
     case JET__ALLOC_NONE:
       return JET_STATUS_OK;
@@ -77,23 +89,19 @@ jet_status jet__alloc_release(jet__alloc *a, const char *fn) {
       e = cudaHostUnregister(r.ptr);
       break;
     case JET__ALLOC_IPC_OPENED:
+      waited = wait_idle(fn);
       call = "cudaIpcCloseMemHandle";
       e = cudaIpcCloseMemHandle(r.ptr);
       break;
     case JET__ALLOC_VMM: {
-      /* cudaFree waits for the device before freeing; unmapping does not, and
-       * a kernel still using the range would fault. Unmap even when the wait
-       * reports an earlier error: the context is then unusable anyway. */
-      e = cudaDeviceSynchronize();
-      jet_status st = JET_STATUS_OK;
-      if (e != cudaSuccess)
-        st = jet__cuda_error(e, fn, "cudaDeviceSynchronize", NULL,
-                             "waiting for the device before unmapping: %s", cudaGetErrorString(e));
+      waited = wait_idle(fn);
       jet_status fs = jet__vmm_free(&r.vmm, fn);
-      return st != JET_STATUS_OK ? st : fs;
+      /* the status of the failure the detail describes: the last one */
+      return fs != JET_STATUS_OK ? fs : waited;
     }
   }
   if (e != cudaSuccess) return jet__cuda_error(e, fn, call, NULL, NULL);
+  if (waited != JET_STATUS_OK) return waited;
   if (!call) return jet__error(JET_STATUS_INTERNAL, fn, "unknown allocation origin %d", (int)r.origin);
   return JET_STATUS_OK;
 }

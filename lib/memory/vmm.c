@@ -63,7 +63,9 @@ jet_status jet__vmm_granularity(const CUmemAllocationProp *prop, size_t *minimum
   return JET_STATUS_OK;
 }
 
-jet_status jet__vmm_share_size(int device, size_t bytes, size_t *out, const char *fn) {
+/* The granule of shared allocations on @device: the recommended granularity,
+ * at least JET__VMM_MIN_SHARE_ALIGN, checked to be a multiple of the minimum. */
+static jet_status share_granule(int device, size_t *granule, size_t *minimum, const char *fn) {
   CUmemAllocationProp prop = jet__vmm_prop(device, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
   size_t mn, rec;
   JET__TRY(jet__vmm_granularity(&prop, &mn, &rec, fn));
@@ -75,6 +77,14 @@ jet_status jet__vmm_share_size(int device, size_t bytes, size_t *out, const char
     return jet__error(JET_STATUS_UNSUPPORTED, fn,
                       "device %d: granularity %zu (minimum %zu) is not a multiple of %zu", device,
                       g, mn, JET__VMM_MIN_SHARE_ALIGN);
+  *granule = g;
+  if (minimum) *minimum = mn;
+  return JET_STATUS_OK;
+}
+
+jet_status jet__vmm_share_size(int device, size_t bytes, size_t *out, const char *fn) {
+  size_t g;
+  JET__TRY(share_granule(device, &g, NULL, fn));
   size_t t;
   if (bytes == 0 || !jet__add_ok(bytes, g - 1, &t))
     return jet__error(JET_STATUS_OVERFLOW, fn, "%zu bytes rounded up to %zu overflows size_t",
@@ -260,7 +270,8 @@ jet_status jet__vmm_alloc(int device, size_t bytes, jet__vmm_map *out, const cha
   memset(out, 0, sizeof *out);
   const jet__driver_api *cu;
   JET__TRY(driver(&cu, fn));
-  size_t size;
+  size_t size, g;
+  JET__TRY(share_granule(device, &g, NULL, fn));
   JET__TRY(jet__vmm_share_size(device, bytes, &size, fn));
   CUmemAllocationProp prop = jet__vmm_prop(device, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
   CUmemGenericAllocationHandle h;
@@ -272,7 +283,7 @@ jet_status jet__vmm_alloc(int device, size_t bytes, jet__vmm_map *out, const cha
     return st;
   }
   CUdeviceptr p = 0;
-  st = map_whole(device, size, 0, h, &p, fn, NULL);
+  st = map_whole(device, size, g, h, &p, fn, NULL);
   /* The mapping holds the memory from here on; releasing now means unmapping
    * alone frees it, whichever process unmaps last. */
   CUresult rr = cu->cuMemRelease(h);
@@ -297,9 +308,8 @@ jet_status jet__vmm_import_fd(int device, int fd, size_t size, jet__vmm_map *out
   memset(out, 0, sizeof *out);
   const jet__driver_api *cu;
   JET__TRY(driver(&cu, fn));
-  CUmemAllocationProp prop = jet__vmm_prop(device, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
-  size_t mn;
-  JET__TRY(jet__vmm_granularity(&prop, &mn, NULL, fn));
+  size_t g, mn;
+  JET__TRY(share_granule(device, &g, &mn, fn));
   if (size == 0 || size % mn)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "declared size %zu is not a whole number of granules (%zu bytes) on device "
@@ -309,9 +319,9 @@ jet_status jet__vmm_import_fd(int device, int fd, size_t size, jet__vmm_map *out
   JET__TRY(jet__vmm_import_handle(fd, &h, fn));
   CUdeviceptr p = 0;
   jet_status st =
-      map_whole(device, size, 0, h, &p, fn,
+      map_whole(device, size, g, h, &p, fn,
                 "cuMemMap refuses a size larger than the allocation behind the descriptor: the "
-                "declared size does not belong to this descriptor (a forged or mismatched "
+                "declared size may not belong to this descriptor (a forged or mismatched "
                 "description)");
   CUresult rr = cu->cuMemRelease(h);
   if (st != JET_STATUS_OK) return st;
