@@ -201,7 +201,8 @@ jet_status jet__ipc_desc_check(const jet_ipc_memory_desc *d, jet_ipc_object obje
       if (!buffer_zero) BAD("an image description has buffer fields set");
       return check_image(d, layout, fn);
     case JET_IPC_OBJECT_SHARED:
-      if (!buffer_zero || !image_zero) BAD("a shared-buffer description has buffer or image fields set");
+      if (!buffer_zero || !image_zero)
+        BAD("a shared-buffer description has buffer or image fields set");
       if (d->data_size > PTRDIFF_MAX)
         BAD("data_size %llu exceeds the largest object", (unsigned long long)d->data_size);
       return JET_STATUS_OK;

@@ -102,7 +102,8 @@ jet_status jet__alloc_release(jet__alloc *a, const char *fn) {
   }
   if (e != cudaSuccess) return jet__cuda_error(e, fn, call, NULL, NULL);
   if (waited != JET_STATUS_OK) return waited;
-  if (!call) return jet__error(JET_STATUS_INTERNAL, fn, "unknown allocation origin %d", (int)r.origin);
+  if (!call)
+    return jet__error(JET_STATUS_INTERNAL, fn, "unknown allocation origin %d", (int)r.origin);
   return JET_STATUS_OK;
 }
 

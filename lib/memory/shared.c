@@ -86,6 +86,7 @@ jet_status jet__shared_alloc_failed(struct jet_shared_s *sb, cudaError_t err, co
 
 static jet_shared_backing choose_backing(const struct jet_context_s *ctx, unsigned flags) {
   if (flags & JET_SHARED_ZERO_COPY) return JET_SHARED_BACKING_MAPPED_HOST;
+  /* an exportable buffer is staged on every platform (jetrt/shared.h) */
   if (flags & (JET_SHARED_STAGED | JET_SHARED_EXPORTABLE)) return JET_SHARED_BACKING_DEVICE_STAGED;
   if (flags & JET_SHARED_MANAGED) return JET_SHARED_BACKING_MANAGED;
   return ctx->platform.policy.shared_backing;

@@ -247,7 +247,8 @@ FORGE(f_flags_none, d->flags &= ~(uint32_t)(JET_MEM_EXPORTABLE | JET_MEM_EXPORTA
 FORGE(f_flags_both, d->flags |= JET_MEM_EXPORTABLE | JET_MEM_EXPORTABLE_LEGACY)
 FORGE(f_flags_unknown, d->flags |= 1u << 20)
 FORGE(f_flags_host, d->flags |= JET_MEM_FALLBACK_HOST)
-FORGE(f_flags_legacy_vmm, d->flags = (d->flags & ~(uint32_t)JET_MEM_EXPORTABLE) | JET_MEM_EXPORTABLE_LEGACY)
+FORGE(f_flags_legacy_vmm,
+      d->flags = (d->flags & ~(uint32_t)JET_MEM_EXPORTABLE) | JET_MEM_EXPORTABLE_LEGACY)
 FORGE(f_fd_missing, *fd = -1)
 FORGE(f_fd_legacy, { d->mechanism = JET_IPC_MECHANISM_LEGACY; legacy_bytes(d); *fd = 5; })
 FORGE(f_legacy_on_vmm, legacy_bytes(d))
@@ -582,7 +583,8 @@ TEST(badarg_ipc_import) {
 
 TEST(badarg_exportable_creation) {
   jet_buffer b = (jet_buffer)(uintptr_t)0x1;
-  jet_buffer_desc bd = {JET_MEMORY_DEVICE, JET_MEM_EXPORTABLE | JET_MEM_EXPORTABLE_LEGACY, 64, 0, 0};
+  jet_buffer_desc bd = {JET_MEMORY_DEVICE, JET_MEM_EXPORTABLE | JET_MEM_EXPORTABLE_LEGACY, 64, 0,
+                        0};
   CHECK_ST(jet_buffer_create(NULL, &bd, &b), JET_STATUS_INVALID_ARGUMENT);
   CHECK(has(jet_last_error()->message, "exclude") && b == NULL);
   bd.flags = JET_MEM_EXPORTABLE | JET_MEM_FALLBACK_HOST;
@@ -644,8 +646,8 @@ TEST(badarg_exportable_creation) {
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
     struct jet_context_s c;
     CHECK(fake_ctx(&c, rows[r].platform, rows[r].vmm, rows[r].ipc));
-    jet_buffer_desc x = {JET_MEMORY_DEVICE,
-                         rows[r].legacy ? JET_MEM_EXPORTABLE_LEGACY : JET_MEM_EXPORTABLE, 4096, 3, 0};
+    unsigned xf = rows[r].legacy ? JET_MEM_EXPORTABLE_LEGACY : JET_MEM_EXPORTABLE;
+    jet_buffer_desc x = {JET_MEMORY_DEVICE, xf, 4096, 3, 0};
     b = (jet_buffer)(uintptr_t)0x1;
     jet_status st = jet_buffer_create(&c, &x, &b);
     CHECK_MSG(st == JET_STATUS_UNSUPPORTED && b == NULL, "row %zu buffer: %s", r,

@@ -744,7 +744,8 @@ TEST(gpu_ipc_image_round_trip) {
       jet_image_plane_info a, b;
       CHECK_OK(jet_image_get_plane(o.im, k, &a));
       CHECK_OK(jet_image_get_plane(plain.im, k, &b));
-      CHECK_MSG(a.pitch == b.pitch && (char *)a.ptr - (char *)p0.ptr == (char *)b.ptr - (char *)q0.ptr,
+      CHECK_MSG(a.pitch == b.pitch &&
+                    (char *)a.ptr - (char *)p0.ptr == (char *)b.ptr - (char *)q0.ptr,
                 "%s plane %d: pitch %zu vs %zu", jet_format_name(rows[r].f), k, a.pitch, b.pitch);
     }
     CHECK_OK(tobj_destroy(&plain));

@@ -108,7 +108,7 @@ typedef struct jet_ipc_memory_desc {
   uint32_t version;          /**< JET_IPC_DESC_VERSION */
   uint32_t mechanism;        /**< jet_ipc_mechanism: VMM_FD or LEGACY */
   uint32_t object;           /**< jet_ipc_object */
-  uint32_t flags;            /**< the object's creation flags (JET_MEM_*, JET_IMAGE_*, JET_SHARED_*) */
+  uint32_t flags;            /**< the object's creation flags: JET_MEM_*, JET_IMAGE_* or JET_SHARED_* */
   uint32_t device_uuid[4];   /**< the exporting device's UUID (jet_platform_info.uuid), as bytes */
   uint64_t alloc_size;       /**< bytes of the allocation: a multiple of JET_IPC_ALLOC_ALIGN */
   uint64_t data_size;        /**< bytes of data from the start: <= alloc_size. Buffer: pitch *

@@ -158,7 +158,10 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
  * Frees at once, as cudaFree does: work still queued on a stream that uses
  * the buffer must be finished first. A failure of the native free call is
  * reported, but the handle is released all the same: the memory is then either
- * freed or held by a CUDA context that is no longer usable.
+ * freed or held by a CUDA context that is no longer usable. Exportable and
+ * imported buffers (jetrt/ipc.h) are unmapped after the device is idle; the
+ * memory itself goes when no process maps it and no exported descriptor is
+ * open (VMM), so destroying here does not disturb other processes.
  * @buf: the buffer, or NULL (a no-op).
  * @return JET_STATUS_OK, JET_STATUS_INVALID_HANDLE for a destroyed or foreign
  *         pointer, or the CUDA status of the free call.
