@@ -24,7 +24,7 @@ jet_status jet__alloc_device(int device, size_t bytes, jet_ipc_mechanism mech, j
   out->device = device;
   if (mech == JET_IPC_MECHANISM_VMM_FD) {
     JET__TRY(jet__vmm_enter(device, fn));
-    jet__vmm_map m;
+    jet__vmm_map m = {0, 0, 0};
     JET__TRY(jet__vmm_alloc(device, bytes, &m, fn));
     out->origin = JET__ALLOC_VMM;
     out->exportable = mech;
@@ -188,7 +188,7 @@ jet_status jet__alloc_import(int device, jet_ipc_mechanism mech, int fd,
   switch (mech) {
     case JET_IPC_MECHANISM_VMM_FD: {
       JET__TRY(jet__vmm_enter(device, fn));
-      jet__vmm_map m;
+      jet__vmm_map m = {0, 0, 0};
       JET__TRY(jet__vmm_import_fd(device, fd, size, &m, fn));
       out->origin = JET__ALLOC_VMM;
       out->vmm = m;

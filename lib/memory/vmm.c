@@ -67,7 +67,7 @@ jet_status jet__vmm_granularity(const CUmemAllocationProp *prop, size_t *minimum
  * at least JET__VMM_MIN_SHARE_ALIGN, checked to be a multiple of the minimum. */
 static jet_status share_granule(int device, size_t *granule, size_t *minimum, const char *fn) {
   CUmemAllocationProp prop = jet__vmm_prop(device, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
-  size_t mn, rec;
+  size_t mn = 0, rec = 0;
   JET__TRY(jet__vmm_granularity(&prop, &mn, &rec, fn));
   size_t g = rec;
   /* All three are powers of two on every GPU so far; a multiple of the
@@ -83,9 +83,9 @@ static jet_status share_granule(int device, size_t *granule, size_t *minimum, co
 }
 
 jet_status jet__vmm_share_size(int device, size_t bytes, size_t *out, const char *fn) {
-  size_t g;
+  size_t g = 0;
   JET__TRY(share_granule(device, &g, NULL, fn));
-  size_t t;
+  size_t t = 0;
   if (bytes == 0 || !jet__add_ok(bytes, g - 1, &t))
     return jet__error(JET_STATUS_OVERFLOW, fn, "%zu bytes rounded up to %zu overflows size_t",
                       bytes, g);
@@ -270,11 +270,11 @@ jet_status jet__vmm_alloc(int device, size_t bytes, jet__vmm_map *out, const cha
   memset(out, 0, sizeof *out);
   const jet__driver_api *cu;
   JET__TRY(driver(&cu, fn));
-  size_t size, g;
+  size_t size = 0, g = 0;
   JET__TRY(share_granule(device, &g, NULL, fn));
   JET__TRY(jet__vmm_share_size(device, bytes, &size, fn));
   CUmemAllocationProp prop = jet__vmm_prop(device, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
-  CUmemGenericAllocationHandle h;
+  CUmemGenericAllocationHandle h = 0;
   jet_status st = jet__vmm_create(&prop, size, &h, fn);
   if (st != JET_STATUS_OK) {
     if (st == JET_STATUS_OUT_OF_MEMORY)
@@ -308,14 +308,14 @@ jet_status jet__vmm_import_fd(int device, int fd, size_t size, jet__vmm_map *out
   memset(out, 0, sizeof *out);
   const jet__driver_api *cu;
   JET__TRY(driver(&cu, fn));
-  size_t g, mn;
+  size_t g = 0, mn = 0;
   JET__TRY(share_granule(device, &g, &mn, fn));
   if (size == 0 || size % mn)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "declared size %zu is not a whole number of granules (%zu bytes) on device "
                       "%d",
                       size, mn, device);
-  CUmemGenericAllocationHandle h;
+  CUmemGenericAllocationHandle h = 0;
   JET__TRY(jet__vmm_import_handle(fd, &h, fn));
   CUdeviceptr p = 0;
   jet_status st =
