@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "jetrt/context.h"
+#include "jetrt/ipc.h"
 
 struct jet__platform;
 
@@ -42,6 +43,37 @@ jet_status jet__meminfo_parse(const char *path, size_t *free_bytes, size_t *tota
 /* The same over @len bytes of text (need not be NUL-terminated). */
 jet_status jet__meminfo_parse_text(const char *text, size_t len, size_t *free_bytes,
                                    size_t *total_bytes, const char *fn);
+
+/* ------------------------------------------------------------ memory IPC */
+
+/* What an exportable allocation asks for: AUTO (JET_*_EXPORTABLE) lets the
+ * platform choose, LEGACY (JET_*_EXPORTABLE_LEGACY) forces cudaIpcGetMemHandle. */
+typedef enum jet__ipc_request {
+  JET__IPC_REQUEST_AUTO = 1,
+  JET__IPC_REQUEST_LEGACY = 2
+} jet__ipc_request;
+
+/*
+ * The mechanism that exports memory made for @req on @dev under @policy. Pure:
+ * no CUDA call, no environment.
+ *  - AUTO: VMM POSIX descriptors wherever the device has them (vmm_supported
+ *    and posix_fd_handles_supported), desktop included; else, under a desktop
+ *    policy that allows memory IPC on a device with IPC support, the legacy
+ *    handles; else UNSUPPORTED. A Tegra policy never falls back to legacy.
+ *  - LEGACY: only where policy->memory_ipc_allowed (UNSUPPORTED with the L4T
+ *    hint otherwise) and the device reports IPC support (ipc_event_supported).
+ */
+jet_status jet__ipc_mechanism(const jet_platform_info *dev, const jet_policy *policy,
+                              jet__ipc_request req, jet_ipc_mechanism *out, const char *fn);
+
+/* Whether a process under @policy on @dev may import memory exported with
+ * @mech: the same conditions as choosing it. UNSUPPORTED with a hint if not;
+ * INVALID_ARGUMENT for a value outside jet_ipc_mechanism or NONE. */
+jet_status jet__ipc_mechanism_usable(const jet_platform_info *dev, const jet_policy *policy,
+                                     jet_ipc_mechanism mech, const char *fn);
+
+/* A name for @mech ("VMM file descriptor", "legacy CUDA IPC handle", ...). */
+const char *jet__ipc_mechanism_name(jet_ipc_mechanism mech);
 
 extern const jet__platform_ops jet__desktop_ops;
 extern const jet__platform_ops jet__tegra_ops;

@@ -11,6 +11,7 @@
 #include <pthread.h>
 
 #include "internal.h"
+#include "../lib/memory/alloc.h"
 
 /* Which access is open. */
 enum { JET__SHARED_IDLE = 0, JET__SHARED_CPU = 1, JET__SHARED_GPU = 2 };
@@ -24,6 +25,8 @@ struct jet_shared_s {
   void *host;           /* CPU view: the mapped or managed memory, or the staging copy */
   void *dev;            /* GPU view */
   int managed_prefetch; /* MANAGED: 1 hand over by prefetch, 0 by stream attach */
+  jet_ipc_mechanism ipc; /* STAGED: how the device part is exported (JET_SHARED_EXPORTABLE) */
+  jet__alloc devmem;     /* STAGED: the device part; set before alloc when imported */
 
   pthread_mutex_t lock; /* serialises calls on the buffer */
   int open;             /* JET__SHARED_* */
@@ -45,7 +48,8 @@ struct jet_shared_s {
 typedef struct jet__shared_ops {
   jet_shared_backing backing;
   const char *name;
-  /* Fill host and dev (and any backing field) for sb->bytes; on failure leave nothing allocated. */
+  /* Fill host and dev (and any backing field) for sb->bytes; on failure leave
+   * nothing allocated (except a devmem given in advance: the caller's). */
   jet_status (*alloc)(struct jet_shared_s *sb, const char *fn);
   /* Free what alloc made; the GPU is done with it. */
   void (*release)(struct jet_shared_s *sb);
@@ -58,6 +62,11 @@ typedef struct jet__shared_ops {
 /* A hand-over step with nothing to do for a backing (zero-copy needs none). */
 jet_status jet__shared_noop(struct jet_shared_s *sb, cudaStream_t s, unsigned access,
                             const char *fn);
+
+/* jet_shared_create with @imported, when not NULL, as the device part of a
+ * STAGED buffer (jet_ipc_import_shared): taken over on success only. */
+jet_status jet__shared_create(jet_context ctx, size_t bytes, unsigned flags,
+                              const jet__alloc *imported, jet_shared *out, const char *fn);
 
 /* The table for @backing, or NULL for a value outside jet_shared_backing. */
 const jet__shared_ops *jet__shared_ops_for(jet_shared_backing backing);

@@ -7,32 +7,43 @@
 #include "shared_ops.h"
 
 static jet_status staged_alloc(struct jet_shared_s *sb, const char *fn) {
-  void *d = NULL, *h = NULL;
+  void *h = NULL;
+  int own_dev = sb->devmem.origin == JET__ALLOC_NONE;
   /* Device memory first: it is the scarcer kind on a discrete GPU, and failing
-   * there costs no pinned allocation. */
-  cudaError_t e = cudaMalloc(&d, sb->bytes);
-  if (e != cudaSuccess) return jet__shared_alloc_failed(sb, e, "cudaMalloc", "device memory", fn);
-  e = cudaHostAlloc(&h, sb->bytes, cudaHostAllocDefault);
+   * there costs no pinned allocation. An imported buffer comes with it. */
+  if (own_dev && sb->ipc == JET_IPC_MECHANISM_NONE) {
+    void *d = NULL;
+    cudaError_t e = cudaMalloc(&d, sb->bytes);
+    if (e != cudaSuccess)
+      return jet__shared_alloc_failed(sb, e, "cudaMalloc", "device memory", fn);
+    sb->devmem = jet__alloc_of(JET__ALLOC_CUDA, sb->h.ctx->device, d, sb->bytes);
+  } else if (own_dev) {
+    JET__TRY(jet__alloc_device(sb->h.ctx->device, sb->bytes, sb->ipc, &sb->devmem, fn));
+  }
+  cudaError_t e = cudaHostAlloc(&h, sb->bytes, cudaHostAllocDefault);
   if (e != cudaSuccess) {
     jet_status st = jet__shared_alloc_failed(sb, e, "cudaHostAlloc", "pinned staging memory", fn);
-    (void)cudaFree(d);
+    if (own_dev) (void)jet__alloc_release(&sb->devmem, fn);
     return st;
   }
-  sb->dev = d;
+  sb->dev = sb->devmem.ptr;
   sb->host = h;
-  sb->host_stale = 0;
+  /* An imported buffer's staging copy has never been filled. */
+  sb->host_stale = !own_dev;
   return JET_STATUS_OK;
 }
 
 static void staged_release(struct jet_shared_s *sb) {
-  (void)cudaFree(sb->dev);
+  (void)jet__alloc_release(&sb->devmem, "jet_shared_destroy");
   (void)cudaFreeHost(sb->host);
   sb->host = sb->dev = NULL;
 }
 
 static jet_status staged_begin_cpu(struct jet_shared_s *sb, cudaStream_t s, unsigned access,
                                    const char *fn) {
-  if (!(access & JET_ACCESS_READ) || !sb->host_stale) return JET_STATUS_OK;
+  /* Another process may write an exportable buffer's device part unseen. */
+  int stale = sb->host_stale || (sb->flags & JET_SHARED_EXPORTABLE);
+  if (!(access & JET_ACCESS_READ) || !stale) return JET_STATUS_OK;
   cudaError_t e = cudaMemcpyAsync(sb->host, sb->dev, sb->bytes, cudaMemcpyDeviceToHost, s);
   if (e != cudaSuccess) return jet__cuda_error(e, fn, "cudaMemcpyAsync", NULL, NULL);
   e = cudaStreamSynchronize(s);

@@ -23,6 +23,26 @@
     (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,     \
      unsigned int, unsigned int, CUstream, void **, void **))                              \
   X(cuOccupancyMaxPotentialBlockSize, 6050, CUresult,                                      \
-    (int *, int *, CUfunction, CUoccupancyB2DSize, size_t, int))
+    (int *, int *, CUfunction, CUoccupancyB2DSize, size_t, int))                           \
+  X(cuDeviceGetUuid, 11040, CUresult, (CUuuid *, CUdevice))                                \
+  X(cuMemGetAddressRange, 3020, CUresult, (CUdeviceptr *, size_t *, CUdeviceptr))          \
+  /* virtual memory management (lib/memory/vmm.c) */                                       \
+  X(cuMemGetAllocationGranularity, 10020, CUresult,                                        \
+    (size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags))             \
+  X(cuMemCreate, 10020, CUresult,                                                          \
+    (CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *, unsigned long long)) \
+  X(cuMemRelease, 10020, CUresult, (CUmemGenericAllocationHandle))                         \
+  X(cuMemAddressReserve, 10020, CUresult,                                                  \
+    (CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long))                      \
+  X(cuMemAddressFree, 10020, CUresult, (CUdeviceptr, size_t))                              \
+  X(cuMemMap, 10020, CUresult,                                                             \
+    (CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long))       \
+  X(cuMemUnmap, 10020, CUresult, (CUdeviceptr, size_t))                                    \
+  X(cuMemSetAccess, 10020, CUresult, (CUdeviceptr, size_t, const CUmemAccessDesc *, size_t)) \
+  X(cuMemRetainAllocationHandle, 11000, CUresult, (CUmemGenericAllocationHandle *, void *)) \
+  X(cuMemExportToShareableHandle, 10020, CUresult,                                         \
+    (void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType, unsigned long long)) \
+  X(cuMemImportFromShareableHandle, 10020, CUresult,                                       \
+    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))
 
 #endif

@@ -88,6 +88,11 @@ static jet_status query(int device, jet_platform_info *info, const char *fn) {
   if (r != CUDA_SUCCESS) return jet__cu_error(r, fn, "cuDeviceGetName", NULL, NULL);
   r = cu->cuDeviceTotalMem(&info->total_memory, cud);
   if (r != CUDA_SUCCESS) return jet__cu_error(r, fn, "cuDeviceTotalMem", NULL, NULL);
+  CUuuid uuid;
+  r = cu->cuDeviceGetUuid(&uuid, cud);
+  if (r != CUDA_SUCCESS) return jet__cu_error(r, fn, "cuDeviceGetUuid", NULL, NULL);
+  _Static_assert(sizeof uuid.bytes == sizeof info->uuid, "CUuuid is 16 bytes");
+  memcpy(info->uuid, uuid.bytes, sizeof info->uuid);
   e = cudaDriverGetVersion(&info->driver_version);
   if (e == cudaSuccess) e = cudaRuntimeGetVersion(&info->runtime_version);
   if (e != cudaSuccess) return jet__cuda_error(e, fn, "cudaDriverGetVersion", NULL, NULL);

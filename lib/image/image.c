@@ -6,14 +6,15 @@
 
 #include "image_internal.h"
 
-static jet_status new_image(struct jet_context_s *ctx, const jet__image_layout *l,
-                            jet_image_memory memory, void *const *ptrs, void *alloc,
-                            jet_image *out, const char *fn) {
+jet_status jet__image_new(struct jet_context_s *ctx, const jet__image_layout *l,
+                          jet_image_memory memory, void *const *ptrs, const jet__alloc *mem,
+                          unsigned flags, jet_image *out, const char *fn) {
   struct jet_image_s *img = calloc(1, sizeof *img);
   if (!img) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a jet_image");
   img->layout = *l;
   img->memory = memory;
-  img->alloc = alloc;
+  img->flags = flags;
+  img->mem = *mem;
   for (int i = 0; i < l->planes; i++) img->plane[i] = ptrs[i];
   jet_status st = jet__handle_register(&img->h, JET__H_IMAGE, ctx, fn);
   if (st != JET_STATUS_OK) {
@@ -24,25 +25,63 @@ static jet_status new_image(struct jet_context_s *ctx, const jet__image_layout *
   return JET_STATUS_OK;
 }
 
+#define EXPORT_FLAGS (JET_IMAGE_EXPORTABLE | JET_IMAGE_EXPORTABLE_LEGACY)
+
+static jet_status create(jet_context ctx, const jet_image_desc *desc, jet_image *out,
+                         const char *fn) {
+  if (!out) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "out is NULL");
+  *out = NULL;
+  if (!desc) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "desc is NULL");
+  jet_image_desc d = *desc;
+  if (d.flags & ~(unsigned)EXPORT_FLAGS)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "unknown image flags 0x%x",
+                      d.flags & ~(unsigned)EXPORT_FLAGS);
+  if ((d.flags & EXPORT_FLAGS) == EXPORT_FLAGS)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "JET_IMAGE_EXPORTABLE and JET_IMAGE_EXPORTABLE_LEGACY exclude each other: "
+                      "_LEGACY alone forces the legacy mechanism");
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, fn, "ctx"));
+  jet__image_layout l;
+  JET__TRY(jet__image_layout_compute(d.format, d.width, d.height, NULL, JET_IMAGE_PITCH_ALIGN, &l,
+                                     fn));
+  jet_ipc_mechanism mech = JET_IPC_MECHANISM_NONE;
+  if (d.flags)
+    JET__TRY(jet__ipc_mechanism(&ctx->info, &ctx->platform.policy,
+                                (d.flags & JET_IMAGE_EXPORTABLE_LEGACY) ? JET__IPC_REQUEST_LEGACY
+                                                                        : JET__IPC_REQUEST_AUTO,
+                                &mech, fn));
+  JET__TRY(jet__ctx_activate(ctx, fn));
+  jet__alloc mem;
+  if (mech == JET_IPC_MECHANISM_NONE) {
+    void *p = NULL;
+    cudaError_t e = cudaMalloc(&p, l.total_bytes);
+    if (e != cudaSuccess)
+      return jet__cuda_error(e, fn, "cudaMalloc", NULL, "%s %dx%d image: %zu bytes",
+                             jet_format_name(d.format), d.width, d.height, l.total_bytes);
+    mem = jet__alloc_of(JET__ALLOC_CUDA, ctx->device, p, l.total_bytes);
+  } else {
+    jet_status st = jet__alloc_device(ctx->device, l.total_bytes, mech, &mem, fn);
+    if (st != JET_STATUS_OK) {
+      jet__error_set_hint("exportable %s %dx%d image of %zu bytes",
+                          jet_format_name(d.format), d.width, d.height, l.total_bytes);
+      return st;
+    }
+  }
+  void *ptrs[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
+  for (int i = 0; i < l.planes; i++) ptrs[i] = (char *)mem.ptr + l.plane[i].offset;
+  jet_status st = jet__image_new(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, &mem, d.flags, out, fn);
+  if (st != JET_STATUS_OK) (void)jet__alloc_release(&mem, fn);
+  return st;
+}
+
 jet_status jet_image_create(jet_context ctx, jet_format format, int width, int height,
                             jet_image *out) {
-  JET__ARG(out, "out is NULL");
-  *out = NULL;
-  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
-  jet__image_layout l;
-  JET__TRY(jet__image_layout_compute(format, width, height, NULL, JET_IMAGE_PITCH_ALIGN, &l,
-                                     __func__));
-  JET__TRY(jet__ctx_activate(ctx, __func__));
-  void *mem = NULL;
-  cudaError_t e = cudaMalloc(&mem, l.total_bytes);
-  if (e != cudaSuccess)
-    return jet__cuda_error(e, __func__, "cudaMalloc", NULL, "%s %dx%d image: %zu bytes",
-                           jet_format_name(format), width, height, l.total_bytes);
-  void *ptrs[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
-  for (int i = 0; i < l.planes; i++) ptrs[i] = (char *)mem + l.plane[i].offset;
-  jet_status st = new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, mem, out, __func__);
-  if (st != JET_STATUS_OK) (void)cudaFree(mem);
-  return st;
+  jet_image_desc d = {format, width, height, 0};
+  return create(ctx, &d, out, __func__);
+}
+
+jet_status jet_image_create_ex(jet_context ctx, const jet_image_desc *desc, jet_image *out) {
+  return create(ctx, desc, out, __func__);
 }
 
 static const char *memory_type_name(enum cudaMemoryType t) {
@@ -127,7 +166,8 @@ jet_status jet_image_wrap(jet_context ctx, jet_format format, int width, int hei
   void *dev[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
   for (int i = 0; i < plane_count; i++)
     JET__TRY(resolve_plane(ctx, memory, i, ptrs[i], &dev[i], __func__));
-  return new_image(ctx, &l, memory, dev, NULL, out, __func__);
+  jet__alloc none = jet__alloc_of(JET__ALLOC_NONE, ctx->device, NULL, 0);
+  return jet__image_new(ctx, &l, memory, dev, &none, 0, out, __func__);
 }
 
 jet_status jet__image_borrow(struct jet_context_s *ctx, jet_format format, int width, int height,
@@ -136,7 +176,8 @@ jet_status jet__image_borrow(struct jet_context_s *ctx, jet_format format, int w
   jet__image_layout l;
   JET__TRY(jet__image_layout_compute(format, width, height, pitches, 1, &l, fn));
   JET__TRY(jet__image_planes_check(&l, ptrs, fn));
-  JET__TRY(new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, NULL, out, fn));
+  jet__alloc none = jet__alloc_of(JET__ALLOC_NONE, ctx->device, NULL, 0);
+  JET__TRY(jet__image_new(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, &none, 0, out, fn));
   (*out)->lender = lender;
   return JET_STATUS_OK;
 }
@@ -156,12 +197,9 @@ jet_status jet_image_destroy(jet_image image) {
                       "it is not destroyed by the caller",
                       image->lender);
   jet_status st = JET_STATUS_OK;
-  if (image->alloc) {
+  if (image->mem.origin != JET__ALLOC_NONE) {
     st = jet__ctx_activate(image->h.ctx, __func__);
-    if (st == JET_STATUS_OK) {
-      cudaError_t e = cudaFree(image->alloc);
-      if (e != cudaSuccess) st = jet__cuda_error(e, __func__, "cudaFree", NULL, NULL);
-    }
+    if (st == JET_STATUS_OK) st = jet__alloc_release(&image->mem, __func__);
   }
   jet__handle_unregister(&image->h);
   free(image);
@@ -187,7 +225,7 @@ jet_status jet_image_get_memory(jet_image image, jet_image_memory *memory, int *
   JET__TRY(jet__handle_check(image, JET__H_IMAGE, __func__, "image"));
   JET__ARG(memory, "memory is NULL");
   *memory = image->memory;
-  if (owned) *owned = image->alloc != NULL;
+  if (owned) *owned = image->mem.origin != JET__ALLOC_NONE;
   return JET_STATUS_OK;
 }
 

@@ -7,6 +7,7 @@
 #define JET_IMAGE_INTERNAL_H
 
 #include "internal.h"
+#include "../memory/alloc.h"
 
 typedef struct jet__plane_layout {
   int width, height; /* pixels (chroma sites) and rows of this plane */
@@ -47,9 +48,16 @@ struct jet_image_s {
   jet__image_layout layout;
   void *plane[JET_IMAGE_MAX_PLANES]; /* device-accessible addresses */
   jet_image_memory memory;
-  void *alloc;                       /* owned allocation (cudaFree), NULL when wrapped */
+  unsigned flags;                    /* JET_IMAGE_* creation flags */
+  jet__alloc mem;                    /* owned allocation; JET__ALLOC_NONE when wrapped */
   const char *lender;                /* borrowed: what lends the memory (jet__image_borrow), else NULL */
 };
+
+/* Register a new image of @ctx over @ptrs (device addresses per plane of @l);
+ * it takes @mem (released by jet_image_destroy) on success only. */
+jet_status jet__image_new(struct jet_context_s *ctx, const jet__image_layout *l,
+                          jet_image_memory memory, void *const *ptrs, const jet__alloc *mem,
+                          unsigned flags, jet_image *out, const char *fn);
 
 /* An image over memory another jetrt object lends for a while (a mapped GL
  * buffer, a mapped EGL frame): jet_image_destroy refuses it, naming @lender;

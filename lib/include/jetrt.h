@@ -33,5 +33,6 @@
 #include "jetrt/egl.h"
 #include "jetrt/gl.h"
 #include "jetrt/display.h"
+#include "jetrt/ipc.h"
 
 #endif /* JETRT_H */

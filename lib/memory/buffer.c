@@ -7,7 +7,9 @@
 
 #define HOST_FLAGS (JET_MEM_PORTABLE | JET_MEM_WRITE_COMBINED)
 #define ATTACH_FLAGS (JET_MEM_ATTACH_GLOBAL | JET_MEM_ATTACH_HOST)
-#define ALL_FLAGS (JET_MEM_PITCHED | HOST_FLAGS | ATTACH_FLAGS | JET_MEM_FALLBACK_HOST)
+#define EXPORT_FLAGS (JET_MEM_EXPORTABLE | JET_MEM_EXPORTABLE_LEGACY)
+#define ALL_FLAGS \
+  (JET_MEM_PITCHED | HOST_FLAGS | ATTACH_FLAGS | JET_MEM_FALLBACK_HOST | EXPORT_FLAGS)
 
 static const char *kind_name(jet_memory_kind k) {
   switch (k) {
@@ -23,7 +25,7 @@ static const char *kind_name(jet_memory_kind k) {
 /* Which flags each kind accepts; the rest are refused by name. */
 static unsigned allowed_flags(jet_memory_kind k) {
   switch (k) {
-    case JET_MEMORY_DEVICE: return JET_MEM_PITCHED | JET_MEM_FALLBACK_HOST;
+    case JET_MEMORY_DEVICE: return JET_MEM_PITCHED | JET_MEM_FALLBACK_HOST | EXPORT_FLAGS;
     case JET_MEMORY_HOST_PINNED:
     case JET_MEMORY_HOST_MAPPED: return HOST_FLAGS;
     case JET_MEMORY_MANAGED: return ATTACH_FLAGS;
@@ -40,6 +42,8 @@ static const char *flag_name(unsigned f) {
     case JET_MEM_ATTACH_GLOBAL: return "JET_MEM_ATTACH_GLOBAL";
     case JET_MEM_ATTACH_HOST: return "JET_MEM_ATTACH_HOST";
     case JET_MEM_FALLBACK_HOST: return "JET_MEM_FALLBACK_HOST";
+    case JET_MEM_EXPORTABLE: return "JET_MEM_EXPORTABLE";
+    case JET_MEM_EXPORTABLE_LEGACY: return "JET_MEM_EXPORTABLE_LEGACY";
   }
   return "?";
 }
@@ -57,6 +61,14 @@ static jet_status check_flags(jet_memory_kind kind, unsigned flags, const char *
   if ((flags & ATTACH_FLAGS) == ATTACH_FLAGS)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "JET_MEM_ATTACH_GLOBAL and JET_MEM_ATTACH_HOST exclude each other");
+  if ((flags & EXPORT_FLAGS) == EXPORT_FLAGS)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "JET_MEM_EXPORTABLE and JET_MEM_EXPORTABLE_LEGACY exclude each other: "
+                      "_LEGACY alone forces the legacy mechanism");
+  if ((flags & EXPORT_FLAGS) && (flags & JET_MEM_FALLBACK_HOST))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "JET_MEM_FALLBACK_HOST does not apply to exportable memory: host memory "
+                      "cannot be exported");
   return JET_STATUS_OK;
 }
 
@@ -112,6 +124,25 @@ static jet_status alloc_host(struct jet_context_s *ctx, struct jet_buffer_s *b, 
   b->host = h;
   b->dev = d;
   b->kind = mapped ? JET_MEMORY_HOST_MAPPED : JET_MEMORY_HOST_PINNED;
+  b->mem = jet__alloc_of(JET__ALLOC_CUDA_HOST, -1, h, b->size);
+  return JET_STATUS_OK;
+}
+
+/* Exportable device memory: one allocation of whole granules (alloc.c), with
+ * the pitch jet_buffer_create chose, since cudaMallocPitch cannot allocate it. */
+static jet_status alloc_exportable(struct jet_context_s *ctx, struct jet_buffer_s *b,
+                                   jet_ipc_mechanism mech, const char *fn) {
+  jet_status st = jet__alloc_device(ctx->device, b->size, mech, &b->mem, fn);
+  if (st != JET_STATUS_OK) {
+    if (st == JET_STATUS_OUT_OF_MEMORY)
+      jet__error_set_hint("%s", ctx->platform.policy.kind == JET_PLATFORM_TEGRA
+                                    ? "CPU and GPU share DRAM here: free host memory too, or ask "
+                                      "for less"
+                                    : "free device memory or ask for less");
+    return st;
+  }
+  b->dev = b->mem.ptr;
+  b->kind = JET_MEMORY_DEVICE;
   return JET_STATUS_OK;
 }
 
@@ -141,6 +172,7 @@ static jet_status alloc_device(struct jet_context_s *ctx, struct jet_buffer_s *b
     b->dev = p;
     b->kind = JET_MEMORY_DEVICE;
     if (b->flags & JET_MEM_PITCHED) b->size = b->pitch * b->height * b->depth;
+    b->mem = jet__alloc_of(JET__ALLOC_CUDA, ctx->device, p, b->size);
     return JET_STATUS_OK;
   }
   if (e != cudaErrorMemoryAllocation || !(b->flags & JET_MEM_FALLBACK_HOST))
@@ -200,8 +232,26 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
   if (!jet__mul_ok(d.height, d.depth, &rows) || !jet__mul_ok(d.width_bytes, rows, &bytes))
     return jet__error(JET_STATUS_OVERFLOW, __func__, "%zu x %zu x %zu bytes overflows size_t",
                       d.width_bytes, d.height, d.depth);
+  size_t pitch = d.width_bytes;
+  if ((d.flags & EXPORT_FLAGS) && (d.flags & JET_MEM_PITCHED)) {
+    /* cudaMallocPitch cannot allocate exportable memory: pad the rows here. */
+    size_t t;
+    if (!jet__add_ok(d.width_bytes, JET_MEM_EXPORTABLE_PITCH_ALIGN - 1, &t) ||
+        !jet__mul_ok(t / JET_MEM_EXPORTABLE_PITCH_ALIGN * JET_MEM_EXPORTABLE_PITCH_ALIGN, rows,
+                     &bytes))
+      return jet__error(JET_STATUS_OVERFLOW, __func__,
+                        "%zu x %zu x %zu bytes with rows padded to %d overflows size_t",
+                        d.width_bytes, d.height, d.depth, JET_MEM_EXPORTABLE_PITCH_ALIGN);
+    pitch = t / JET_MEM_EXPORTABLE_PITCH_ALIGN * JET_MEM_EXPORTABLE_PITCH_ALIGN;
+  }
 
   JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
+  jet_ipc_mechanism mech = JET_IPC_MECHANISM_NONE;
+  if (d.flags & EXPORT_FLAGS)
+    JET__TRY(jet__ipc_mechanism(&ctx->info, &ctx->platform.policy,
+                                (d.flags & JET_MEM_EXPORTABLE_LEGACY) ? JET__IPC_REQUEST_LEGACY
+                                                                      : JET__IPC_REQUEST_AUTO,
+                                &mech, __func__));
   if (d.kind == JET_MEMORY_MANAGED && !ctx->info.managed_memory)
     return jet__error(JET_STATUS_UNSUPPORTED, __func__,
                       "device %d does not support managed memory", ctx->device);
@@ -218,13 +268,14 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
   b->width = d.width_bytes;
   b->height = d.height;
   b->depth = d.depth;
-  b->pitch = d.width_bytes;
+  b->pitch = pitch;
   b->size = bytes;
 
   jet_status st;
   switch (d.kind) {
     case JET_MEMORY_DEVICE:
-      st = alloc_device(ctx, b, bytes, __func__);
+      st = mech != JET_IPC_MECHANISM_NONE ? alloc_exportable(ctx, b, mech, __func__)
+                                          : alloc_device(ctx, b, bytes, __func__);
       break;
     case JET_MEMORY_MANAGED: {
       unsigned f = (d.flags & JET_MEM_ATTACH_HOST) ? cudaMemAttachHost : cudaMemAttachGlobal;
@@ -235,6 +286,7 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
       } else {
         b->dev = b->host = p;
         b->kind = JET_MEMORY_MANAGED;
+        b->mem = jet__alloc_of(JET__ALLOC_CUDA, ctx->device, p, bytes);
         st = JET_STATUS_OK;
       }
       break;
@@ -249,10 +301,7 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
   }
   st = jet__handle_register(&b->h, JET__H_BUFFER, ctx, __func__);
   if (st != JET_STATUS_OK) {
-    if (b->kind == JET_MEMORY_DEVICE || b->kind == JET_MEMORY_MANAGED)
-      (void)cudaFree(b->dev);
-    else
-      (void)cudaFreeHost(b->host);
+    (void)jet__alloc_release(&b->mem, __func__);
     free(b);
     return st;
   }
@@ -306,6 +355,7 @@ jet_status jet_host_register(jet_context ctx, void *ptr, size_t bytes, unsigned 
     }
   }
   b->kind = b->requested = JET_MEMORY_HOST_REGISTERED;
+  b->mem = jet__alloc_of(JET__ALLOC_HOST_REGISTERED, -1, ptr, bytes);
   b->flags = flags;
   b->host = ptr;
   b->dev = d;
@@ -356,27 +406,10 @@ jet_status jet_buffer_destroy(jet_buffer buf) {
   /* Freeing goes on even if the device cannot be made current: the pointers
    * are unified addresses, and the handle must not outlive this call. */
   (void)jet__ctx_activate(buf->h.ctx, __func__);
-  cudaError_t e;
-  const char *call;
-  switch (buf->kind) {
-    case JET_MEMORY_DEVICE:
-    case JET_MEMORY_MANAGED:
-      call = "cudaFree";
-      e = cudaFree(buf->dev);
-      break;
-    case JET_MEMORY_HOST_REGISTERED:
-      call = "cudaHostUnregister";
-      e = cudaHostUnregister(buf->host);
-      break;
-    default:
-      call = "cudaFreeHost";
-      e = cudaFreeHost(buf->host);
-      break;
-  }
+  jet__alloc mem = buf->mem;
   jet__handle_unregister(&buf->h);
   free(buf);
-  if (e != cudaSuccess) return jet__cuda_error(e, __func__, call, NULL, NULL);
-  return JET_STATUS_OK;
+  return jet__alloc_release(&mem, __func__);
 }
 
 jet_status jet_buffer_get_info(jet_buffer buf, jet_buffer_info *info) {

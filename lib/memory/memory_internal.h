@@ -6,6 +6,7 @@
 #define JET_MEMORY_INTERNAL_H
 
 #include "internal.h"
+#include "alloc.h"
 
 struct jet_buffer_s {
   jet__handle h;
@@ -15,6 +16,7 @@ struct jet_buffer_s {
   void *dev;  /* NULL for HOST_PINNED */
   void *host; /* NULL for DEVICE */
   size_t width, height, depth, pitch, size;
+  jet__alloc mem; /* what destroy releases; says whether and how it exports */
   const char *lender; /* borrowed: what lends the memory (jet__buffer_borrow), else NULL */
 };
 

@@ -10,7 +10,7 @@
 #include "shared_ops.h"
 
 #define BACKING_FLAGS (JET_SHARED_ZERO_COPY | JET_SHARED_STAGED | JET_SHARED_MANAGED)
-#define ALL_FLAGS BACKING_FLAGS
+#define ALL_FLAGS (BACKING_FLAGS | JET_SHARED_EXPORTABLE)
 
 const jet__shared_ops *jet__shared_ops_for(jet_shared_backing backing) {
   switch (backing) {
@@ -86,59 +86,79 @@ jet_status jet__shared_alloc_failed(struct jet_shared_s *sb, cudaError_t err, co
 
 static jet_shared_backing choose_backing(const struct jet_context_s *ctx, unsigned flags) {
   if (flags & JET_SHARED_ZERO_COPY) return JET_SHARED_BACKING_MAPPED_HOST;
-  if (flags & JET_SHARED_STAGED) return JET_SHARED_BACKING_DEVICE_STAGED;
+  /* an exportable buffer is staged on every platform (jetrt/shared.h) */
+  if (flags & (JET_SHARED_STAGED | JET_SHARED_EXPORTABLE)) return JET_SHARED_BACKING_DEVICE_STAGED;
   if (flags & JET_SHARED_MANAGED) return JET_SHARED_BACKING_MANAGED;
   return ctx->platform.policy.shared_backing;
 }
 
-jet_status jet_shared_create(jet_context ctx, size_t bytes, unsigned flags, jet_shared *out) {
-  JET__ARG(out, "out is NULL");
+jet_status jet__shared_create(jet_context ctx, size_t bytes, unsigned flags,
+                              const jet__alloc *imported, jet_shared *out, const char *fn) {
+  if (!out) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "out is NULL");
   *out = NULL;
-  JET__ARG(!(flags & ~ALL_FLAGS), "unknown flags 0x%x", flags & ~ALL_FLAGS);
+  if (flags & ~ALL_FLAGS)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags & ~ALL_FLAGS);
   unsigned bf = flags & BACKING_FLAGS;
-  JET__ARG((bf & (bf - 1)) == 0,
-           "flags 0x%x force more than one backing: use at most one of JET_SHARED_ZERO_COPY, "
-           "JET_SHARED_STAGED and JET_SHARED_MANAGED",
-           flags);
-  JET__ARG(bytes > 0, "bytes is 0");
+  if (bf & (bf - 1))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "flags 0x%x force more than one backing: use at most one of "
+                      "JET_SHARED_ZERO_COPY, JET_SHARED_STAGED and JET_SHARED_MANAGED",
+                      flags);
+  if ((flags & JET_SHARED_EXPORTABLE) && (bf & ~(unsigned)JET_SHARED_STAGED))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "flags 0x%x force more than one backing: JET_SHARED_EXPORTABLE uses the "
+                      "staged backing and goes with neither JET_SHARED_ZERO_COPY nor "
+                      "JET_SHARED_MANAGED",
+                      flags);
+  if (bytes == 0) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "bytes is 0");
   if (bytes > (size_t)PTRDIFF_MAX)
-    return jet__error(JET_STATUS_OVERFLOW, __func__, "%zu bytes exceeds the largest object (%td)",
+    return jet__error(JET_STATUS_OVERFLOW, fn, "%zu bytes exceeds the largest object (%td)",
                       bytes, (ptrdiff_t)PTRDIFF_MAX);
-  JET__TRY(jet__ctx_enter(ctx, __func__));
+  JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, fn, "ctx"));
+  jet_ipc_mechanism ipc = JET_IPC_MECHANISM_NONE;
+  if ((flags & JET_SHARED_EXPORTABLE) && !imported)
+    JET__TRY(jet__ipc_mechanism(&ctx->info, &ctx->platform.policy, JET__IPC_REQUEST_AUTO, &ipc,
+                                fn));
+  JET__TRY(jet__ctx_activate(ctx, fn));
 
   jet_shared_backing backing = choose_backing(ctx, flags);
   const jet__shared_ops *ops = jet__shared_ops_for(backing);
   if (!ops)
-    return jet__error(JET_STATUS_INTERNAL, __func__, "policy %s names unknown backing %d",
+    return jet__error(JET_STATUS_INTERNAL, fn, "policy %s names unknown backing %d",
                       ctx->platform.policy.name, (int)backing);
 
   struct jet_shared_s *sb = calloc(1, sizeof *sb);
-  if (!sb) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory for a jet_shared");
+  if (!sb) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a jet_shared");
   sb->h.ctx = ctx; /* for the ops before registration */
   sb->ops = ops;
   sb->bytes = bytes;
   sb->flags = flags;
   sb->backing = backing;
+  sb->ipc = ipc;
+  if (imported) sb->devmem = *imported;
   if (pthread_mutex_init(&sb->lock, NULL) != 0) {
     free(sb);
-    return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "pthread_mutex_init failed");
+    return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "pthread_mutex_init failed");
   }
   jet_status st;
   cudaError_t e = cudaEventCreateWithFlags(&sb->done, cudaEventDisableTiming);
   if (e != cudaSuccess) {
-    st = jet__cuda_error(e, __func__, "cudaEventCreateWithFlags", NULL, NULL);
+    st = jet__cuda_error(e, fn, "cudaEventCreateWithFlags", NULL, NULL);
     goto fail_event;
   }
-  st = ops->alloc(sb, __func__);
+  st = ops->alloc(sb, fn);
   if (st != JET_STATUS_OK) goto fail_alloc;
-  st = jet__handle_register(&sb->h, JET__H_SHARED, ctx, __func__);
+  st = jet__handle_register(&sb->h, JET__H_SHARED, ctx, fn);
   if (st != JET_STATUS_OK) goto fail_register;
-  jet__log(JET_LOG_DEBUG, "jet_shared %p: %zu bytes, %s backing (policy %s)", (void *)sb, bytes,
-           ops->name, ctx->platform.policy.name);
+  jet__log(JET_LOG_DEBUG, "jet_shared %p: %zu bytes, %s backing (policy %s)%s%s", (void *)sb,
+           bytes, ops->name, ctx->platform.policy.name,
+           imported ? ", imported" : ipc ? ", exportable by " : "",
+           imported || !ipc ? "" : jet__ipc_mechanism_name(ipc));
   *out = sb;
   return JET_STATUS_OK;
 
 fail_register:
+  if (imported) sb->devmem = jet__alloc_of(JET__ALLOC_NONE, ctx->device, NULL, 0);
   ops->release(sb);
 fail_alloc:
   (void)cudaEventDestroy(sb->done);
@@ -146,6 +166,10 @@ fail_event:
   pthread_mutex_destroy(&sb->lock);
   free(sb);
   return st;
+}
+
+jet_status jet_shared_create(jet_context ctx, size_t bytes, unsigned flags, jet_shared *out) {
+  return jet__shared_create(ctx, bytes, flags, NULL, out, __func__);
 }
 
 jet_status jet_shared_destroy(jet_shared sb) {

@@ -65,6 +65,10 @@ static int report(int device, const char *platform) {
   print_mib("persisting L2 max", i.persisting_l2_max);
   printf("  %-28s %d\n", "async copy engines", i.async_engines);
   printf("  %-28s %s\n", "unified addressing", yn(i.unified_addressing));
+  const unsigned char *u = i.uuid;
+  printf("  %-28s GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n",
+         "UUID", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+         u[13], u[14], u[15]);
   printf("  %-28s %d.%d / %d.%d\n", "driver / runtime", i.driver_version / 1000,
          (i.driver_version % 1000) / 10, i.runtime_version / 1000, (i.runtime_version % 1000) / 10);
   printf("policy: %s%s\n", p.name, p.forced ? " (forced)" : "");

@@ -1,7 +1,9 @@
 /*
  * jet-tests NAME   run one test (CTest calls it so, one process per test)
  * jet-tests --list [PREFIX]   print test names
+ * jet-tests --child ROLE FD   run a child role (jt_spawn_child) on socket FD
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "test.h"
@@ -19,6 +21,36 @@ static const struct {
 #undef JET_TEST_ENTRY
     {NULL, NULL}};
 
+#define JET_CHILD_ENTRY(n) int child_##n(int sock);
+#include "child_list.h"
+#undef JET_CHILD_ENTRY
+
+static const struct {
+  const char *name;
+  int (*fn)(int sock);
+} children[] = {
+#define JET_CHILD_ENTRY(n) {#n, child_##n},
+#include "child_list.h"
+#undef JET_CHILD_ENTRY
+    {NULL, NULL}};
+
+static int run_child(const char *role, const char *fdarg) {
+  char *end = NULL;
+  long fd = strtol(fdarg, &end, 10);
+  if (!end || *end || fd < 0 || fd > 1 << 20) {
+    fprintf(stderr, "--child %s: bad descriptor \"%s\"\n", role, fdarg);
+    return 2;
+  }
+  for (int i = 0; children[i].name; i++)
+    if (strcmp(children[i].name, role) == 0) {
+      int rc = children[i].fn((int)fd);
+      fprintf(stderr, "child %s: %s\n", role, rc == 0 ? "passed" : "FAILED");
+      return rc;
+    }
+  fprintf(stderr, "no child role named %s\n", role);
+  return 2;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
     const char *prefix = argc >= 3 ? argv[2] : "";
@@ -26,8 +58,9 @@ int main(int argc, char **argv) {
       if (strncmp(tests[i].name, prefix, strlen(prefix)) == 0) printf("%s\n", tests[i].name);
     return 0;
   }
+  if (argc == 4 && strcmp(argv[1], "--child") == 0) return run_child(argv[2], argv[3]);
   if (argc != 2) {
-    fprintf(stderr, "usage: %s NAME | --list [PREFIX]\n", argv[0]);
+    fprintf(stderr, "usage: %s NAME | --list [PREFIX] | --child ROLE FD\n", argv[0]);
     return 2;
   }
   for (int i = 0; tests[i].name; i++)

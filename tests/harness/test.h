@@ -3,6 +3,13 @@
  * of a line in a tests/unit/ source; CMake finds it and CTest runs it in its own
  * process. Return 0 to pass, 1 to fail, TEST_SKIP (77) to skip.
  * Tests named gpu_* need a CUDA device and must start with REQUIRE_GPU().
+ *
+ * Tests that need a second process (CUDA must not be used in a forked child
+ * once the parent initialised it) define a child role, `CHILD(name) { ... }`
+ * at the start of a line; CMake lists roles apart from tests (they are not
+ * CTest tests), and jt_spawn_child runs this executable again as
+ * `jet-tests --child name FD`, where FD is the socket the role talks over.
+ * A role returns 0 on success, like a test; CHECK and friends work in it.
  */
 #ifndef JET_TEST_H
 #define JET_TEST_H
@@ -10,12 +17,14 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "jetrt.h"
 
 #define TEST_SKIP 77
 
 #define TEST(name) int test_##name(void)
+#define CHILD(name) int child_##name(int sock)
 
 #define SKIP(why)                            \
   do {                                       \
@@ -74,6 +83,34 @@ jet_platform_info jt_fake_device(int integrated, int cc_major, int cc_minor);
 struct jet_context_s;
 int jt_fake_context(struct jet_context_s *c, const char *platform);
 void jt_fake_context_done(struct jet_context_s *c);
+/* ---- second processes (see CHILD above) */
+
+/* A connected pair of Unix-domain SOCK_SEQPACKET sockets (message boundaries
+ * kept), both FD_CLOEXEC. Returns 1 on success. */
+int jt_socketpair(int sv[2]);
+/* Start child role @role of this executable (posix_spawn of /proc/self/exe,
+ * environment inherited) with @fd_to_pass inherited as its socket. Returns 1
+ * on success, with *@pid set; prints why and returns 0 otherwise. */
+int jt_spawn_child(const char *role, int fd_to_pass, pid_t *pid);
+/* Wait up to @seconds for @pid, then kill it (SIGKILL). Returns its exit
+ * status, or -1 when it was killed or died of a signal (printed). */
+int jt_wait_child(pid_t pid, double seconds);
+/* Send @n bytes as one message on @sock, with descriptor @fd attached
+ * (SCM_RIGHTS) when @fd >= 0. Returns 1 on success; prints why not. */
+int jt_send_msg(int sock, const void *data, size_t n, int fd);
+/* Receive one message of exactly @n bytes within @seconds. *@fd (may be NULL
+ * when none is expected) receives the attached descriptor (FD_CLOEXEC set) or
+ * -1. Returns 1 on success; 0 on timeout, end of stream, a message of another
+ * size, more than one descriptor, or truncated control data (every received
+ * descriptor closed), printing which. */
+int jt_recv_msg(int sock, void *data, size_t n, int *fd, double seconds);
+/* Open descriptors of this process (entries of /proc/self/fd), or -1. */
+int jt_count_fds(void);
+/* Print this process's open descriptors and their targets to stderr. */
+void jt_print_fds(const char *label);
+/* Monotonic seconds. */
+double jt_now(void);
+
 /* Fresh random bytes (seeded from time and pid each run, printed once). */
 void jt_fill_random(void *dst, size_t n);
 uint32_t jt_rand(void);

@@ -77,6 +77,8 @@ typedef struct jet_platform_info {
   int stream_priorities_supported; /**< cudaDevAttrStreamPrioritiesSupported */
   int driver_version;              /**< e.g. 13000 for 13.0; 0 when no driver */
   int runtime_version;             /**< version of the CUDA runtime linked in */
+  unsigned char uuid[16];          /**< the device's UUID (cuDeviceGetUuid): tells GPUs apart
+                                        across processes, e.g. in jetrt/ipc.h descriptions */
 } jet_platform_info;
 
 /**

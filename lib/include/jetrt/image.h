@@ -142,6 +142,44 @@ typedef struct jet_image_plane {
 jet_status jet_image_create(jet_context ctx, jet_format format, int width, int height,
                             jet_image *out);
 
+/** jet_image_desc flags. */
+enum {
+  /** Memory another process can map (jetrt/ipc.h, jet_ipc_export_image), by
+   *  the mechanism the policy and device allow, as JET_MEM_EXPORTABLE: VMM file
+   *  descriptors where the device has them (always under a Tegra policy),
+   *  else legacy CUDA IPC under a desktop policy. The allocation is rounded
+   *  up to whole granules of at least JET_IPC_ALLOC_ALIGN (2 MiB). */
+  JET_IMAGE_EXPORTABLE = 1u << 0,
+  /** As JET_IMAGE_EXPORTABLE, forcing legacy CUDA IPC (cudaMalloc +
+   *  cudaIpcGetMemHandle); refused with JET_STATUS_UNSUPPORTED where the
+   *  policy forbids memory IPC (Jetson before Thor). Not with JET_IMAGE_EXPORTABLE. */
+  JET_IMAGE_EXPORTABLE_LEGACY = 1u << 1
+};
+
+/** Parameters of jet_image_create_ex. Zero-initialise, then set what you need. */
+typedef struct jet_image_desc {
+  jet_format format; /**< any jet_format */
+  int width, height; /**< pixels, > 0; even where the format needs */
+  unsigned flags;    /**< JET_IMAGE_* flags; 0 is jet_image_create */
+} jet_image_desc;
+
+/**
+ * jet_image_create_ex - allocate a device image with creation flags.
+ *
+ * The plane layout is exactly jet_image_create's (all planes in one
+ * allocation, at multiples of JET_IMAGE_PITCH_ALIGN, pitches rounded up to
+ * it); the flags only change where the allocation comes from.
+ * @ctx: the owning context.
+ * @desc: format, size and flags.
+ * @out: receives the image; NULL on failure.
+ * @return as jet_image_create; plus JET_STATUS_INVALID_ARGUMENT for a NULL
+ *         @desc, an unknown flag or both EXPORTABLE flags, and
+ *         JET_STATUS_UNSUPPORTED (with a hint) where the policy or device has
+ *         no mechanism for the EXPORTABLE flag asked.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_image_create_ex(jet_context ctx, const jet_image_desc *desc, jet_image *out);
+
 /**
  * jet_image_wrap - describe existing memory as an image without copying it.
  *
@@ -180,11 +218,12 @@ jet_status jet_image_wrap(jet_context ctx, jet_format format, int width, int hei
  * jet_image_destroy - release an image; frees its memory when it owns it.
  *
  * Work still queued on the image must be complete (or synchronised) first:
- * the memory of a created image is freed with cudaFree, which waits for the
- * device, but a wrapped image's memory belongs to the caller.
+ * the memory of a created (or imported, jetrt/ipc.h) image is released after
+ * waiting for the device, as cudaFree does, but a wrapped image's memory
+ * belongs to the caller.
  * @image: the image, or NULL (a no-op).
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE for a destroyed or foreign
- *         pointer; a CUDA status from cudaFree (the handle is released anyway).
+ *         pointer; a CUDA status of the free call (the handle is released anyway).
  * Thread safety: no other thread may use @image during the call.
  */
 jet_status jet_image_destroy(jet_image image);
@@ -207,7 +246,8 @@ jet_status jet_image_get_format(jet_image image, jet_format *format);
 /**
  * jet_image_get_memory - the kind of memory the image lives in
  * (JET_IMAGE_MEMORY_DEVICE for created images).
- * @owned: receives 1 when the image owns its memory (created), 0 when wrapped; may be NULL.
+ * @owned: receives 1 when the image owns its memory (created or imported), 0
+ *         when wrapped; may be NULL.
  * @return JET_STATUS_OK, JET_STATUS_INVALID_HANDLE, or JET_STATUS_INVALID_ARGUMENT
  *         for a NULL @memory. Thread safety: safe from any thread.
  */

@@ -78,8 +78,24 @@ enum {
   /** DEVICE only: when device memory is short, allocate pinned mapped host
    *  memory instead (logged at JET_LOG_WARN); jet_buffer_info says which kind
    *  the buffer got. On Tegra both come from the same DRAM, so it rarely helps. */
-  JET_MEM_FALLBACK_HOST = 1u << 5
+  JET_MEM_FALLBACK_HOST = 1u << 5,
+  /** DEVICE only: memory another process can map (jetrt/ipc.h,
+   *  jet_ipc_export_buffer), by the mechanism the platform policy and the
+   *  device allow: VMM file descriptors where the device has them (always
+   *  under a Tegra policy), else legacy CUDA IPC under a desktop policy. The
+   *  allocation is whole granules of at least JET_IPC_ALLOC_ALIGN (2 MiB).
+   *  With JET_MEM_PITCHED the pitch is width_bytes rounded up to
+   *  JET_MEM_EXPORTABLE_PITCH_ALIGN. Not with JET_MEM_FALLBACK_HOST. */
+  JET_MEM_EXPORTABLE = 1u << 6,
+  /** DEVICE only: as JET_MEM_EXPORTABLE, forcing the legacy mechanism
+   *  (cudaMalloc + cudaIpcGetMemHandle) for old drivers and tests. Refused
+   *  with JET_STATUS_UNSUPPORTED where the policy forbids memory IPC (Jetson
+   *  before Thor). Not together with JET_MEM_EXPORTABLE. */
+  JET_MEM_EXPORTABLE_LEGACY = 1u << 7
 };
+
+/** Row alignment of a JET_MEM_PITCHED | JET_MEM_EXPORTABLE(_LEGACY) buffer, in bytes. */
+#define JET_MEM_EXPORTABLE_PITCH_ALIGN 512
 
 /** Parameters of jet_buffer_create. Zero-initialise, then set what you need. */
 typedef struct jet_buffer_desc {
@@ -124,10 +140,12 @@ typedef struct jet_buffer_info {
  * @desc: kind, flags and extent.
  * @out: receives the buffer; NULL on failure.
  * @return JET_STATUS_OK; JET_STATUS_INVALID_ARGUMENT for a NULL @out or @desc,
- *         an unknown kind or flag, a flag that does not fit the kind, or a
- *         zero width; JET_STATUS_OVERFLOW when width * height * depth
+ *         an unknown kind or flag, a flag that does not fit the kind or
+ *         another flag, or a zero width; JET_STATUS_OVERFLOW when width * height * depth
  *         overflows; JET_STATUS_INVALID_HANDLE for a bad @ctx;
- *         JET_STATUS_UNSUPPORTED when the device lacks the kind;
+ *         JET_STATUS_UNSUPPORTED when the device lacks the kind, or the
+ *         policy or device has no mechanism for an EXPORTABLE flag (with a
+ *         hint; see jetrt/ipc.h);
  *         JET_STATUS_OUT_OF_MEMORY (the detail has the asked and free bytes);
  *         or a CUDA status.
  * Thread safety: safe from any thread.
@@ -140,7 +158,10 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
  * Frees at once, as cudaFree does: work still queued on a stream that uses
  * the buffer must be finished first. A failure of the native free call is
  * reported, but the handle is released all the same: the memory is then either
- * freed or held by a CUDA context that is no longer usable.
+ * freed or held by a CUDA context that is no longer usable. Exportable and
+ * imported buffers (jetrt/ipc.h) are unmapped after the device is idle; the
+ * memory itself goes when no process maps it and no exported descriptor is
+ * open (VMM), so destroying here does not disturb other processes.
  * @buf: the buffer, or NULL (a no-op).
  * @return JET_STATUS_OK, JET_STATUS_INVALID_HANDLE for a destroyed or foreign
  *         pointer, or the CUDA status of the free call.

@@ -66,11 +66,20 @@ typedef enum jet_access {
   JET_ACCESS_READ_WRITE = (1u << 0) | (1u << 1)
 } jet_access;
 
-/** jet_shared_create flags; at most one of them (each forces a backing). */
+/** jet_shared_create flags; at most one backing flag (each forces a backing). */
 enum {
   JET_SHARED_ZERO_COPY = 1u << 0, /**< force MAPPED_HOST: no copies; needs can_map_host_memory */
   JET_SHARED_STAGED = 1u << 1,    /**< force DEVICE_STAGED: device memory plus a staging copy */
-  JET_SHARED_MANAGED = 1u << 2    /**< force MANAGED: GPU-cached on Tegra; needs managed_memory */
+  JET_SHARED_MANAGED = 1u << 2,   /**< force MANAGED: GPU-cached on Tegra; needs managed_memory */
+  /** Another process can map the buffer (jetrt/ipc.h, jet_ipc_export_shared).
+   *  Forces DEVICE_STAGED on every platform, with the device part in
+   *  exportable memory (as JET_MEM_EXPORTABLE: VMM file descriptors where the
+   *  device has them, which includes every Jetson), so the buffer behaves the
+   *  same on Tegra and desktop; on Tegra the staging copies stay inside the
+   *  one DRAM. Each process has its own staging copy, and every begin_cpu with
+   *  JET_ACCESS_READ copies the device part in, since another process may have
+   *  written it. May be combined with JET_SHARED_STAGED, not with the others. */
+  JET_SHARED_EXPORTABLE = 1u << 3
 };
 
 /** What jet_shared_get_info reports. */
@@ -92,15 +101,18 @@ typedef struct jet_shared_info {
  * flag forces one. The contents start unspecified.
  * @ctx: the owning context.
  * @bytes: size, > 0.
- * @flags: 0 or one JET_SHARED_* flag.
+ * @flags: 0 or one JET_SHARED_* backing flag; JET_SHARED_EXPORTABLE alone or
+ *         with JET_SHARED_STAGED.
  * @out: receives the buffer; left NULL on failure.
  * @return JET_STATUS_OK; JET_STATUS_INVALID_ARGUMENT for a NULL @out, zero
- *         @bytes, an unknown flag or two flags together; JET_STATUS_OVERFLOW
- *         for @bytes > PTRDIFF_MAX; JET_STATUS_INVALID_HANDLE for a bad @ctx;
+ *         @bytes, an unknown flag or two backing flags together (EXPORTABLE
+ *         goes only with STAGED); JET_STATUS_OVERFLOW for @bytes >
+ *         PTRDIFF_MAX; JET_STATUS_INVALID_HANDLE for a bad @ctx;
  *         JET_STATUS_UNSUPPORTED when the device cannot map host memory
- *         (zero-copy) or has no managed memory (the hint names an
- *         alternative); JET_STATUS_OUT_OF_MEMORY with the bytes asked and the
- *         memory free in the detail; or a CUDA status.
+ *         (zero-copy), has no managed memory (the hint names an alternative)
+ *         or has no mechanism for JET_SHARED_EXPORTABLE (see jetrt/ipc.h);
+ *         JET_STATUS_OUT_OF_MEMORY with the bytes asked and the memory free in
+ *         the detail; or a CUDA status.
  * Thread safety: safe from any thread.
  */
 jet_status jet_shared_create(jet_context ctx, size_t bytes, unsigned flags, jet_shared *out);
