@@ -291,14 +291,16 @@ static jet_status copy_planes(jet_image image, const jet_image_plane *host, cons
     const void *src = dir == UPLOAD ? host[i].ptr : image->plane[i];
     size_t dpitch = dir == UPLOAD ? p->pitch : pitches[i];
     size_t spitch = dir == UPLOAD ? pitches[i] : p->pitch;
-    cudaError_t e = async ? cudaMemcpy2DAsync(dst, dpitch, src, spitch, p->row_bytes,
-                                              (size_t)p->height, cudaMemcpyDefault, cu)
-                          : cudaMemcpy2D(dst, dpitch, src, spitch, p->row_bytes, (size_t)p->height,
-                                         cudaMemcpyDefault);
+    /* The synchronous flavour queues on the legacy stream and waits for it:
+     * cudaMemcpy2D from pageable memory returns once the data is staged, before
+     * it is in device memory, which another process or stream could see. */
+    cudaError_t e = cudaMemcpy2DAsync(dst, dpitch, src, spitch, p->row_bytes, (size_t)p->height,
+                                      cudaMemcpyDefault, async ? cu : cudaStreamLegacy);
     if (e != cudaSuccess)
-      return jet__cuda_error(e, fn, async ? "cudaMemcpy2DAsync" : "cudaMemcpy2D", NULL,
-                             "plane %d: %zu x %d bytes", i, p->row_bytes, p->height);
+      return jet__cuda_error(e, fn, "cudaMemcpy2DAsync", NULL, "plane %d: %zu x %d bytes", i,
+                             p->row_bytes, p->height);
   }
+  if (!async) JET__CUDA(cudaStreamSynchronize, (cudaStreamLegacy));
   return JET_STATUS_OK;
 }
 

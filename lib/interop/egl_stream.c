@@ -39,6 +39,12 @@ struct jet_egl_producer_s {
   jet_image presented[MAX_PRESENTED]; /* in the stream, not yet returned */
 };
 
+static uint64_t now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 /* ------------------------------------------------------------ the stream */
 
 jet_status jet_egl_stream_create(jet_egl egl, const jet_egl_stream_desc *desc, void **stream) {
@@ -219,11 +225,28 @@ jet_status jet_egl_consumer_acquire(jet_egl_consumer c, jet_stream stream, unsig
   if (c->nheld >= MAX_HELD)
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "%d frames are held; release one before acquiring another", c->nheld);
-  /* CUDA waits out the whole timeout on a stream whose producer has gone. */
+  /* CUDA waits out the whole timeout on a stream whose producer has gone, and
+   * hands the newest frame out again when nothing newer came (mailbox
+   * streams): wait here for a new frame, so that acquire means "the next
+   * frame" in either mode. */
   jet_egl_stream_state state;
-  if (stream_state(c->egl, c->stream, &state) && state == JET_EGL_STREAM_DISCONNECTED)
-    return jet__error(JET_STATUS_DISCONNECTED, __func__,
-                      "the EGLStream's producer has disconnected: no frame will come");
+  uint64_t deadline = now_us() + timeout_us;
+  for (;;) {
+    if (!stream_state(c->egl, c->stream, &state)) break;
+    if (state == JET_EGL_STREAM_DISCONNECTED)
+      return jet__error(JET_STATUS_DISCONNECTED, __func__,
+                        "the EGLStream's producer has disconnected: no frame will come");
+    if (state != JET_EGL_STREAM_OLD_FRAME) break;
+    if (now_us() >= deadline)
+      return jet__error(JET_STATUS_TIMEOUT, __func__,
+                        "no new frame within %u us (the stream holds only frames already "
+                        "acquired)",
+                        timeout_us);
+    struct timespec ts = {0, 20000};
+    nanosleep(&ts, NULL);
+  }
+  uint64_t t = now_us();
+  timeout_us = t < deadline ? (unsigned)(deadline - t) : 0;
   cudaGraphicsResource_t r = NULL;
   cudaError_t e = cudaEGLStreamConsumerAcquireFrame(&c->conn, &r, &cu, timeout_us);
   if (e != cudaSuccess) {
@@ -404,12 +427,6 @@ jet_status jet_egl_producer_present(jet_egl_producer p, jet_image image, jet_str
                            "consumer", __func__);
   p->presented[free_slot] = image;
   return JET_STATUS_OK;
-}
-
-static uint64_t now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 jet_status jet_egl_producer_return(jet_egl_producer p, jet_stream stream, unsigned timeout_us,

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -252,7 +253,17 @@ static jet_status map_whole(int device, size_t size, size_t align, CUmemGenericA
   JET__TRY(jet__vmm_reserve(size, align, &p, fn));
   jet_status st = jet__vmm_map_handle(p, size, h, fn);
   if (st != JET_STATUS_OK) {
-    if (what && st == JET_STATUS_INVALID_ARGUMENT) jet__error_set_hint("%s", what);
+    if (what && (st == JET_STATUS_INVALID_ARGUMENT || st == JET_STATUS_UNSUPPORTED)) {
+      /* Driver 580 says CUDA_ERROR_NOT_SUPPORTED, older ones INVALID_VALUE: either
+       * way the description does not fit the allocation. */
+      const jet_error_info *e = jet_last_error();
+      char call[64], name[64], msg[256];
+      snprintf(call, sizeof call, "%s", e->native_call);
+      snprintf(name, sizeof name, "%s", e->native_name);
+      snprintf(msg, sizeof msg, "%s", e->message);
+      st = jet__error_native(JET_STATUS_INVALID_ARGUMENT, fn, call, name, e->native_code, what,
+                             "%s", msg);
+    }
     (void)cu->cuMemAddressFree(p, size);
     return st;
   }

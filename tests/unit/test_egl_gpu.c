@@ -625,3 +625,103 @@ TEST(gpu_egl_cycles_alone) {
 #endif /* JET_HAVE_GL */
 
 #endif /* JET_HAVE_EGL */
+
+#if JET_HAVE_EGL
+/* What a CUDA consumer is told for each colour format a CUDA producer
+ * presents (raw CUDA on both ends), and whether the bytes arrive: the labels
+ * jetrt maps to formats must be the driver's. */
+TEST(gpu_egl_stream_format_labels) {
+  SETUP(ctx, s, egl);
+  static const struct {
+    int native;
+    jet_format f; /* memory layout to build */
+  } probes[] = {{cudaEglColorFormatYUV420SemiPlanar, JET_FORMAT_NV12},
+                {cudaEglColorFormatYVU420SemiPlanar, JET_FORMAT_NV12},
+                {cudaEglColorFormatYUV420Planar, JET_FORMAT_I420},
+                {cudaEglColorFormatYUYV422, JET_FORMAT_YUYV},
+                {cudaEglColorFormatUYVY422, JET_FORMAT_UYVY},
+                {cudaEglColorFormatABGR, JET_FORMAT_RGBA8},
+                {cudaEglColorFormatARGB, JET_FORMAT_BGRA8},
+                {cudaEglColorFormatL, JET_FORMAT_GRAY8},
+                {cudaEglColorFormatR, JET_FORMAT_GRAY8},
+                {cudaEglColorFormatY, JET_FORMAT_GRAY8}};
+  cudaStream_t cs;
+  CHECK_OK(jet_stream_native(s, (void **)&cs));
+  int failures = 0;
+  for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+    const int w = 64, h = 32;
+    void *mem = NULL;
+    jet_image img;
+    if (egl_image(ctx, probes[i].f, w, h, &mem, &img)) return 1;
+    jet_format_desc d;
+    CHECK_OK(jet_format_info(probes[i].f, &d));
+    ref_image src;
+    CHECK(ref_image_alloc(&src, probes[i].f, w, h, 0) == 0);
+    ref_image_randomize(&src, jt_rand);
+    jet_image_plane in[3];
+    ref_image_planes(&src, in);
+    CHECK_OK(jet_image_upload(img, in, src.planes));
+    void *stream = NULL;
+    jet_egl_stream_desc sd = {2, 0};
+    CHECK_OK(jet_egl_stream_create(egl, &sd, &stream));
+    cudaEglStreamConnection cc, pc;
+    CHECK(cudaEGLStreamConsumerConnect(&cc, (EGLStreamKHR)stream) == cudaSuccess);
+    CHECK(cudaEGLStreamProducerConnect(&pc, (EGLStreamKHR)stream, w, h) == cudaSuccess);
+    cudaEglFrame f;
+    memset(&f, 0, sizeof f);
+    f.frameType = cudaEglFrameTypePitch;
+    f.eglColorFormat = (cudaEglColorFormat)probes[i].native;
+    f.planeCount = (unsigned)d.planes;
+    for (int p = 0; p < d.planes; p++) {
+      jet_image_plane_info pi;
+      CHECK_OK(jet_image_get_plane(img, p, &pi));
+      int ch = d.bytes_per_pixel[p];
+      f.frame.pPitch[p].ptr = pi.ptr;
+      f.frame.pPitch[p].pitch = pi.pitch;
+      f.frame.pPitch[p].xsize = (size_t)pi.width;
+      f.frame.pPitch[p].ysize = (size_t)pi.height;
+      f.planeDesc[p].width = (unsigned)pi.width;
+      f.planeDesc[p].height = (unsigned)pi.height;
+      f.planeDesc[p].depth = 1;
+      f.planeDesc[p].pitch = (unsigned)pi.pitch;
+      f.planeDesc[p].numChannels = (unsigned)ch;
+      f.planeDesc[p].channelDesc = cudaCreateChannelDesc(8, ch > 1 ? 8 : 0, ch > 2 ? 8 : 0,
+                                                         ch > 3 ? 8 : 0, cudaChannelFormatKindUnsigned);
+    }
+    cudaError_t e = cudaEGLStreamProducerPresentFrame(&pc, f, &cs);
+    int got = -1;
+    const char *bytes = "-";
+    if (e == cudaSuccess) {
+      cudaGraphicsResource_t r;
+      e = cudaEGLStreamConsumerAcquireFrame(&cc, &r, &cs, 1000000);
+      if (e == cudaSuccess) {
+        cudaEglFrame g;
+        memset(&g, 0, sizeof g);
+        if (cudaGraphicsResourceGetMappedEglFrame(&g, r, 0, 0) == cudaSuccess) {
+          got = (int)g.eglColorFormat;
+          unsigned char *row = malloc(src.row_bytes[0]);
+          CHECK(cudaMemcpy(row, g.frame.pPitch[0].ptr, src.row_bytes[0],
+                           cudaMemcpyDeviceToHost) == cudaSuccess);
+          bytes = memcmp(row, src.data[0], src.row_bytes[0]) == 0 ? "same" : "DIFFERENT";
+          free(row);
+        }
+        (void)cudaEGLStreamConsumerReleaseFrame(&cc, r, &cs);
+      }
+    }
+    fprintf(stderr, "presented %3d (%s memory): %s, acquired as %d, plane 0 bytes %s\n",
+            probes[i].native, jet_format_name(probes[i].f),
+            e == cudaSuccess ? "ok" : cudaGetErrorName(e), got, bytes);
+    (void)cudaGetLastError();
+    if (e == cudaSuccess && strcmp(bytes, "same") != 0) failures++;
+    (void)cudaEGLStreamProducerDisconnect(&pc);
+    (void)cudaEGLStreamConsumerDisconnect(&cc);
+    CHECK_OK(jet_egl_stream_destroy(egl, stream));
+    CHECK_OK(jet_image_destroy(img));
+    CHECK(cudaFree(mem) == cudaSuccess);
+    ref_image_free(&src);
+  }
+  CHECK_MSG(failures == 0, "%d format(s) arrived with other bytes", failures);
+  TEARDOWN(ctx, s, egl);
+  return 0;
+}
+#endif
