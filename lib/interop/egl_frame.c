@@ -9,11 +9,10 @@
 
 #if JET_HAVE_EGL
 
-/* cudaEglColorFormat <-> jet_format. CUDA's header comments describe byte
- * orders inconsistently; this table follows how NvBufSurface and Argus use the
- * formats: YUV420SemiPlanar is NV12 (U before V in memory), ABGR is R,G,B,A in
- * memory, ARGB is B,G,R,A. The first row of a jet_format is what a producer
- * presents. */
+/* cudaEglColorFormat -> jet_format, as a consumer reads the label. CUDA's
+ * header comments describe byte orders inconsistently; this table follows how
+ * Argus and NvBufSurface frames arrive on Jetson: YUV420SemiPlanar is NV12
+ * (U before V in memory), ABGR is R,G,B,A in memory, ARGB is B,G,R,A. */
 static const struct {
   int native;
   jet_format format;
@@ -37,9 +36,9 @@ static const struct {
     {cudaEglColorFormatUYVY709_ER, JET_FORMAT_UYVY, JET_COLOR_BT709, JET_COLOR_RANGE_FULL},
     {cudaEglColorFormatABGR, JET_FORMAT_RGBA8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
     {cudaEglColorFormatARGB, JET_FORMAT_BGRA8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
+    {cudaEglColorFormatY, JET_FORMAT_GRAY8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
     {cudaEglColorFormatL, JET_FORMAT_GRAY8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
     {cudaEglColorFormatR, JET_FORMAT_GRAY8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
-    {cudaEglColorFormatY, JET_FORMAT_GRAY8, JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED},
     {cudaEglColorFormatY_ER, JET_FORMAT_GRAY8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
     {cudaEglColorFormatY_709_ER, JET_FORMAT_GRAY8, JET_COLOR_BT709, JET_COLOR_RANGE_FULL},
 };
@@ -75,7 +74,23 @@ size_t jet__egl_plane_pitch(jet_format format, size_t pitch0, int plane) {
   }
 }
 
-int jet__egl_native_from_format(jet_format format) {
+int jet__egl_native_from_format(jet_format format, int integrated) {
+  switch (format) {
+    /* The CUDA producer takes no packed 4:2:2 (cudaErrorInvalidValue, driver 580). */
+    case JET_FORMAT_YUYV:
+    case JET_FORMAT_UYVY: return -1;
+    /* The desktop driver's CUDA producer labels semi-planar 4:2:0 the other
+     * way round from its consumer (seen on driver 580: YUV420SemiPlanar
+     * presented arrives as YVU420SemiPlanar, bytes unchanged, and back), so
+     * there NV12 is presented as YVU to arrive as NV12. On Jetson the label
+     * follows Argus's. */
+    case JET_FORMAT_NV12:
+      return integrated ? cudaEglColorFormatYUV420SemiPlanar : cudaEglColorFormatYVU420SemiPlanar;
+    case JET_FORMAT_NV21:
+      return integrated ? cudaEglColorFormatYVU420SemiPlanar : cudaEglColorFormatYUV420SemiPlanar;
+    default:
+      break;
+  }
   for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
     if (formats[i].format == format) return formats[i].native;
   return -1;

@@ -374,9 +374,9 @@ jet_status jet_egl_producer_present(jet_egl_producer p, jet_image image, jet_str
   cudaStream_t cu;
   JET__TRY(jet__stream_enter(stream, p->h.ctx, &cu, __func__));
   const jet__image_layout *l = &image->layout;
-  int native = jet__egl_native_from_format(l->format);
-  JET__ARG(native >= 0, "%s cannot go into an EGLStream (RGBA8, BGRA8, GRAY8, NV12, NV21, I420, "
-           "YUYV, UYVY can)", jet_format_name(l->format));
+  int native = jet__egl_native_from_format(l->format, p->h.ctx->info.integrated);
+  JET__ARG(native >= 0, "a CUDA producer cannot present %s (RGBA8, BGRA8, GRAY8, NV12, NV21 and "
+           "I420 it can)", jet_format_name(l->format));
   JET__ARG(l->width == p->width && l->height == p->height,
            "size mismatch: the image is %dx%d, the producer was connected for %dx%d", l->width,
            l->height, p->width, p->height);

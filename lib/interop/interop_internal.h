@@ -83,8 +83,10 @@ jet_status jet__egl_frame_from_cuda(struct jet_context_s *ctx, const cudaEglFram
  * bytes (EGL frames carry one pitch); 0 where jetrt does not know @format. */
 size_t jet__egl_plane_pitch(jet_format format, size_t pitch0, int plane);
 
-/* The cudaEglColorFormat a producer presents for @format, or -1. */
-int jet__egl_native_from_format(jet_format format);
+/* The cudaEglColorFormat a producer presents for @format so that a consumer
+ * reads @format back, on an integrated (1) or discrete (0) GPU; -1 when the
+ * CUDA producer cannot present it. */
+int jet__egl_native_from_format(jet_format format, int integrated);
 
 /* Translate a failed CUDA-EGL call. cudaErrorLaunchTimeout is TIMEOUT here
  * (acquire and return report timeouts with it), not a device fault. */

@@ -27,6 +27,7 @@ TEST(egl_format_table) {
       {cudaEglColorFormatABGR, JET_FORMAT_RGBA8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
       {cudaEglColorFormatARGB, JET_FORMAT_BGRA8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
       {cudaEglColorFormatL, JET_FORMAT_GRAY8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
+      {cudaEglColorFormatY, JET_FORMAT_GRAY8, JET_COLOR_BT601, JET_COLOR_RANGE_FULL},
       {cudaEglColorFormatBayerRGGB, JET_FORMAT_NONE_, JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED},
       {cudaEglColorFormatYVU420Planar, JET_FORMAT_NONE_, JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED},
       {-1, JET_FORMAT_NONE_, JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED},
@@ -39,15 +40,22 @@ TEST(egl_format_table) {
     CHECK_MSG(f == rows[i].f && m == rows[i].m && r == rows[i].r, "row %zu: %s %d %d", i,
               jet_format_name(f), (int)m, (int)r);
   }
-  /* A producer presents what a consumer maps back to the same format. */
+  /* On Jetson a producer presents the label a consumer maps back to the same
+   * format; the desktop driver swaps the semi-planar labels on the way
+   * (gpu_egl_stream_format_labels), so there the producer swaps them first. */
   for (jet_format f = JET_FORMAT_GRAY8; f < JET_FORMAT_COUNT_; f++) {
-    int n = jet__egl_native_from_format(f);
+    int n = jet__egl_native_from_format(f, 1);
     if (n < 0) continue;
     jet_format back;
     CHECK_OK(jet_egl_format_from_native(n, &back, NULL, NULL));
     CHECK_MSG(back == f, "%s -> %d -> %s", jet_format_name(f), n, jet_format_name(back));
   }
-  CHECK(jet__egl_native_from_format(JET_FORMAT_RGBF32P) < 0);
+  CHECK(jet__egl_native_from_format(JET_FORMAT_NV12, 0) == cudaEglColorFormatYVU420SemiPlanar);
+  CHECK(jet__egl_native_from_format(JET_FORMAT_NV21, 0) == cudaEglColorFormatYUV420SemiPlanar);
+  CHECK(jet__egl_native_from_format(JET_FORMAT_RGBA8, 0) == cudaEglColorFormatABGR);
+  CHECK(jet__egl_native_from_format(JET_FORMAT_GRAY8, 1) == cudaEglColorFormatY);
+  CHECK(jet__egl_native_from_format(JET_FORMAT_RGBF32P, 1) < 0);
+  CHECK(jet__egl_native_from_format(JET_FORMAT_YUYV, 1) < 0);
   CHECK_ST(jet_egl_format_from_native(1, NULL, NULL, NULL), JET_STATUS_INVALID_ARGUMENT);
   return 0;
 }

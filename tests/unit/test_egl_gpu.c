@@ -148,7 +148,7 @@ static int stream_frames(jet_context ctx, jet_stream s, jet_egl egl, jet_format 
     CHECK_OK(st);
     if (k == 0)
       fprintf(stderr, "%s %dx%d presented as %d, acquired as %d (%s), %d plane(s)\n",
-              jet_format_name(f), w, h, jet__egl_native_from_format(f), fr.native_format,
+              jet_format_name(f), w, h, jet__egl_native_from_format(f, 0), fr.native_format,
               jet_format_name(fr.format), fr.plane_count);
     CHECK_MSG(fr.format == f && fr.width == w && fr.height == h && fr.image,
               "frame %d: %s %dx%d (native %d), image %p", k, jet_format_name(fr.format), fr.width,
@@ -205,8 +205,8 @@ TEST(gpu_egl_stream_small_sizes) {
     jet_format f;
     int w, h;
   } cases[] = {{JET_FORMAT_RGBA8, 3, 2}, {JET_FORMAT_RGBA8, 1, 1}, {JET_FORMAT_GRAY8, 1, 1},
-               {JET_FORMAT_NV12, 2, 2},  {JET_FORMAT_I420, 6, 4},  {JET_FORMAT_YUYV, 4, 3},
-               {JET_FORMAT_UYVY, 2, 1},  {JET_FORMAT_NV21, 8, 2}};
+               {JET_FORMAT_NV12, 2, 2},  {JET_FORMAT_I420, 6, 4},  {JET_FORMAT_NV21, 8, 2},
+               {JET_FORMAT_BGRA8, 5, 7}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int zc;
     fprintf(stderr, "%s %dx%d\n", jet_format_name(cases[i].f), cases[i].w, cases[i].h);
@@ -227,6 +227,11 @@ TEST(gpu_egl_stream_bad_input) {
   CHECK_ST(jet_egl_producer_present(p.prod, wrong_size, s), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "size mismatch") != NULL);
   CHECK_ST(jet_egl_producer_present(p.prod, wrong_fmt, s), JET_STATUS_INVALID_ARGUMENT);
+  jet_image yuyv;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_YUYV, 64, 32, &yuyv));
+  CHECK_ST(jet_egl_producer_present(p.prod, yuyv, s), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "cannot present YUYV") != NULL);
+  CHECK_OK(jet_image_destroy(yuyv));
   jet_image back = NULL;
   CHECK_ST(jet_egl_producer_return(p.prod, s, 1000, &back), JET_STATUS_TIMEOUT);
   CHECK_OK(jet_egl_producer_present(p.prod, ok, s));

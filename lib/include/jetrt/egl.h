@@ -415,7 +415,10 @@ jet_status jet_egl_producer_disconnect(jet_egl_producer p);
  *
  * The image's memory goes to the consumer as it is: keep @image alive and
  * unwritten until jet_egl_producer_return gives it back. Formats: RGBA8,
- * BGRA8, GRAY8, NV12, NV21, I420, YUYV, UYVY, of the connected size.
+ * BGRA8, GRAY8, NV12, NV21 and I420 (CUDA's producer takes no packed 4:2:2),
+ * of the connected size. An EGL frame carries one pitch: the chroma pitch of
+ * NV12/NV21 must equal the luma pitch, and that of I420 be half of it
+ * (jet_image_create gives NV12 that; wrap memory laid out so for I420).
  * @image: a jet_image of the producer's context.
  * @stream: work on it before the call is complete before the consumer reads.
  * @return JET_STATUS_OK; INVALID_ARGUMENT (format or size mismatch);
