@@ -30,5 +30,6 @@
 #include "jetrt/geometry.h"
 #include "jetrt/reduce.h"
 #include "jetrt/dnn.h"
+#include "jetrt/channel.h"
 
 #endif /* JETRT_H */
