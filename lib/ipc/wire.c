@@ -159,6 +159,7 @@ jet_status jet__wire_decode_hello(const unsigned char *buf, size_t len, int nfds
 /* ------------------------------------------------------------ WELCOME */
 
 int jet__wire_welcome_nfds(uint32_t mechanism, uint32_t slot_count) {
+  if (slot_count < 1 || slot_count > JET__WIRE_MAX_SLOTS) return -1;
   if (mechanism == JET__WIRE_MECH_VMM_FD) return 1 + (int)slot_count;
   if (mechanism == JET__WIRE_MECH_LEGACY_IPC) return 1;
   return -1;

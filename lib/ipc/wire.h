@@ -145,7 +145,8 @@ typedef struct jet__wire_bye {
 /* "HELLO", ..., or "unknown" */
 const char *jet__wire_type_name(unsigned type);
 
-/* Descriptors a WELCOME with this mechanism and slot count comes with. */
+/* Descriptors a WELCOME with this mechanism and slot count comes with; -1 when
+ * either is out of range. */
 int jet__wire_welcome_nfds(uint32_t mechanism, uint32_t slot_count);
 
 jet_status jet__wire_encode_hello(const jet__wire_hello *m, unsigned char *buf, size_t cap,

@@ -2,6 +2,7 @@
  * header (jet__chan_header_parse): round trips of fresh random messages every
  * run, the byte layout against an independent packer written from the
  * documented offsets, and every malformation the decoders must refuse. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "test.h"
@@ -565,5 +566,155 @@ TEST(ipc_channel_header_parse_checks_every_field) {
   CHECK_PROTO(jet__chan_header_parse(h, 16, 16 + 0x7fffffffu, 0, &o, "test"), "limit is 65536");
   jet__chan_header_encode(h, 65535, 65536, 64);
   CHECK_OK(jet__chan_header_parse(h, 16, 16 + 65536, 64, &o, "test"));
+  return 0;
+}
+
+/* ------------------------------------------------------------ fuzz seeds */
+
+/* The seed corpus of tests/fuzz/fuzz_ipc_wire.c: fixed, valid messages, each
+ * behind the fuzz target's selector byte (low bits: the decoder; the other
+ * bits 0: slot_count 32, user_max 256, the exact descriptor count). Checked
+ * here on every run; written to $JET_IPC_WIRE_CORPUS when that is set
+ * (that is how tests/fuzz/corpus/ipc_wire/ was made). */
+typedef struct seed {
+  char name[32];
+  unsigned char sel;
+  size_t len;
+  unsigned char bytes[JET__WIRE_WELCOME_MAX];
+} seed;
+
+static int write_seed(const char *dir, const seed *s) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, s->name);
+  FILE *f = fopen(path, "wb");
+  if (!f) return 0;
+  int ok = fputc(s->sel, f) != EOF && fwrite(s->bytes, 1, s->len, f) == s->len;
+  return fclose(f) == 0 && ok;
+}
+
+TEST(ipc_wire_seed_corpus) {
+  static seed seeds[24];
+  int n = 0;
+  const char *dir = getenv("JET_IPC_WIRE_CORPUS");
+
+  jet__wire_hello h;
+  memset(&h, 0, sizeof h);
+  h.ring_version = 1;
+  h.queue_depth = 4;
+  h.pid = 4242;
+  strcpy(h.name, "camera-consumer");
+  for (int v = 0; v < 2; v++) {
+    if (v) {
+      h.policy = 1;
+      h.queue_depth = 64;
+      memset(h.name, 0, sizeof h.name);
+      memset(h.name, '~', 31);
+    }
+    seed *s = &seeds[n++];
+    snprintf(s->name, sizeof s->name, "hello-%d", v);
+    s->sel = 0;
+    CHECK_OK(jet__wire_encode_hello(&h, s->bytes, sizeof s->bytes, &s->len));
+  }
+
+  jet__wire_welcome w[4];
+  base_image(&w[0]);
+  base_buffer(&w[1]);
+  base_image(&w[2]);
+  w[2].mechanism = JET__WIRE_MECH_LEGACY_IPC;
+  w[2].slot_count = 32;
+  w[2].image.format = JET_FORMAT_I420;
+  w[2].image.plane_count = 3;
+  w[2].image.offset[2] = 2048 * 1080 + 1024 * 540;
+  w[2].image.pitch[1] = w[2].image.pitch[2] = 1024;
+  for (int i = 0; i < 32; i++) {
+    memset(w[2].slot[i].event_handle, i, 64);
+    memset(w[2].slot[i].mem_handle, 0x80 + i, 64);
+  }
+  base_buffer(&w[3]);
+  w[3].mechanism = JET__WIRE_MECH_VMM_FD;
+  w[3].slot_count = 1;
+  w[3].consumer_index = 63;
+  w[3].user_bytes_max = 256;
+  memset(w[3].slot, 0, sizeof w[3].slot);
+  for (int v = 0; v < 4; v++) {
+    seed *s = &seeds[n++];
+    snprintf(s->name, sizeof s->name, "welcome-%d", v);
+    s->sel = 1;
+    CHECK_OK(jet__wire_encode_welcome(&w[v], s->bytes, sizeof s->bytes, &s->len));
+  }
+
+  jet__wire_frame f;
+  memset(&f, 0, sizeof f);
+  for (int v = 0; v < 3; v++) {
+    f.slot = v == 2 ? 31 : (uint32_t)v;
+    f.user_len = v == 0 ? 0 : v == 1 ? 256 : 16;
+    f.seq = 1000 + (uint64_t)v;
+    f.timestamp_ns = 1700000000000000000ULL + (uint64_t)v;
+    for (uint32_t i = 0; i < f.user_len; i++) f.user[i] = (unsigned char)i;
+    seed *s = &seeds[n++];
+    snprintf(s->name, sizeof s->name, "frame-%d", v);
+    s->sel = 2;
+    CHECK_OK(jet__wire_encode_frame(&f, s->bytes, sizeof s->bytes, &s->len));
+  }
+  for (int v = 0; v < 2; v++) {
+    jet__wire_release r = {v ? 31u : 0u, v ? UINT64_MAX : 1};
+    seed *s = &seeds[n++];
+    snprintf(s->name, sizeof s->name, "release-%d", v);
+    s->sel = 3;
+    CHECK_OK(jet__wire_encode_release(&r, s->bytes, sizeof s->bytes, &s->len));
+  }
+  for (int v = 0; v < 2; v++) {
+    jet__wire_bye y = {(uint32_t)v};
+    seed *s = &seeds[n++];
+    snprintf(s->name, sizeof s->name, "bye-%d", v);
+    s->sel = 4;
+    CHECK_OK(jet__wire_encode_bye(&y, s->bytes, sizeof s->bytes, &s->len));
+  }
+  /* Channel records: a HELLO record, an empty one with descriptors, one of 100 bytes. */
+  const struct {
+    unsigned type, nfds;
+    size_t payload;
+  } recs[] = {{JET__WIRE_HELLO, 0, 48}, {JET__WIRE_WELCOME, 5, 0}, {65535, 64, 100}};
+  for (int v = 0; v < 3; v++) {
+    seed *s = &seeds[n++];
+    snprintf(s->name, sizeof s->name, "record-%d", v);
+    s->sel = 5;
+    jet__chan_header_encode(s->bytes, recs[v].type, (uint32_t)recs[v].payload, recs[v].nfds);
+    if (v == 0)
+      memcpy(s->bytes + 16, seeds[0].bytes, 48);
+    else
+      for (size_t i = 0; i < recs[v].payload; i++) s->bytes[16 + i] = (unsigned char)(i * 7);
+    s->len = 16 + recs[v].payload;
+  }
+
+  /* Every seed decodes as the fuzz target decodes it. */
+  for (int i = 0; i < n; i++) {
+    const seed *s = &seeds[i];
+    const unsigned char *b = s->bytes;
+    jet_status st;
+    union {
+      jet__wire_hello h;
+      jet__wire_welcome w;
+      jet__wire_frame f;
+      jet__wire_release r;
+      jet__wire_bye y;
+      jet__chan_header c;
+    } u;
+    switch (s->sel) {
+      case 0: st = jet__wire_decode_hello(b, s->len, 0, &u.h, "seed"); break;
+      case 1:
+        st = jet__wire_decode_welcome(
+            b, s->len, jet__wire_welcome_nfds(w[i - 2].mechanism, w[i - 2].slot_count), &u.w,
+            "seed");
+        break;
+      case 2: st = jet__wire_decode_frame(b, s->len, 0, 32, 256, &u.f, "seed"); break;
+      case 3: st = jet__wire_decode_release(b, s->len, 0, 32, &u.r, "seed"); break;
+      case 4: st = jet__wire_decode_bye(b, s->len, 0, &u.y, "seed"); break;
+      default: st = jet__chan_header_parse(b, s->len, s->len, (int)(b[12] | b[13] << 8), &u.c, "seed");
+    }
+    CHECK_MSG(st == JET_STATUS_OK, "seed %s: %s", s->name, jet_last_error_string());
+    if (dir) CHECK_MSG(write_seed(dir, s), "cannot write %s/%s", dir, s->name);
+  }
+  if (dir) fprintf(stderr, "wrote %d seeds to %s\n", n, dir);
   return 0;
 }
