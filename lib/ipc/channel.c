@@ -234,6 +234,12 @@ jet_status jet__fd_kind_of(int fd, jet__fd_kind *kind, char *link, size_t link_c
   ssize_t n = readlink(proc, target, sizeof target - 1);
   target[n > 0 ? n : 0] = '\0';
   if (link && link_cap) snprintf(link, link_cap, "%s", target);
+  /* Anonymous inodes (eventfd, sync_file, ...) have no file type bits on most
+   * kernels, but some give them S_IFREG: the link decides. */
+  if (strncmp(target, "anon_inode:", 11) == 0) {
+    *kind = JET__FD_ANON_INODE;
+    return JET_STATUS_OK;
+  }
   switch (st.st_mode & S_IFMT) {
     case S_IFREG:
       *kind = strncmp(target, "/memfd:", 7) == 0 ? JET__FD_MEMFD : JET__FD_REGULAR;
@@ -242,10 +248,7 @@ jet_status jet__fd_kind_of(int fd, jet__fd_kind *kind, char *link, size_t link_c
     case S_IFSOCK: *kind = JET__FD_SOCKET; break;
     case S_IFIFO: *kind = JET__FD_PIPE; break;
     case S_IFDIR: *kind = JET__FD_DIRECTORY; break;
-    default:
-      /* Anonymous inodes (eventfd, sync_file, ...) have no file type bits. */
-      *kind = strncmp(target, "anon_inode:", 11) == 0 ? JET__FD_ANON_INODE : JET__FD_OTHER;
-      break;
+    default: *kind = JET__FD_OTHER; break;
   }
   return JET_STATUS_OK;
 }

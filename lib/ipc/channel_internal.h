@@ -47,9 +47,9 @@ typedef enum jet__fd_kind {
   JET__FD_CHAR_DEVICE,   /* e.g. /dev/nvidia*, /dev/nvmap */
   JET__FD_SOCKET,
   JET__FD_PIPE,          /* pipe or FIFO */
-  JET__FD_ANON_INODE,    /* eventfd, dma-buf, sync_file, ... (readlink says "anon_inode:...") */
+  JET__FD_ANON_INODE,    /* eventfd, sync_file, ...: the link reads "anon_inode:..." */
   JET__FD_DIRECTORY,
-  JET__FD_OTHER          /* block device, symlink (O_PATH), anything else */
+  JET__FD_OTHER          /* block device, symlink, anything else: see the link text */
 } jet__fd_kind;
 
 /* Classify @fd with fstat and, for regular files and anonymous inodes, the

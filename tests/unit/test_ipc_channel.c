@@ -822,7 +822,8 @@ TEST(ipc_channel_peer_credentials_checked) {
   if (child == 0) child_as_nobody(name, JET_CHANNEL_ALLOW_UID, 0);
   CHECK_ST(jet_channel_accept(l, 5000, &c), JET_STATUS_PERMISSION_DENIED);
   CHECK(c == NULL && strstr(jet_last_error()->message, "uid 65534") != NULL);
-  CHECK_MSG(wait_exit(child) == 0, "child saw no hang-up");
+  int rc = wait_exit(child);
+  CHECK_MSG(rc == 0, "child saw no hang-up (exit %d)", rc);
   CHECK_OK(jet_channel_close(l));
 
   /* 2. JET_CHANNEL_ALLOW_UID 65534 lets it in. */
@@ -881,7 +882,7 @@ TEST(ipc_channel_argument_checks) {
   CHECK_OK(pair_open(&p, name));
   jet_channel_desc d = desc_of(name);
   jet_channel out = (jet_channel)1;
-  unsigned char b[16];
+  unsigned char b[16] = {0};
   jet_channel_msg m;
   memset(&m, 0, sizeof m);
   m.payload = b;
