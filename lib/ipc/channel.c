@@ -388,8 +388,8 @@ jet_status jet_channel_listen(const jet_channel_desc *desc, jet_channel *out) {
   JET__ARG(out, "out is NULL");
   *out = NULL;
   struct sockaddr_un sa;
-  socklen_t salen;
-  int abstract;
+  socklen_t salen = 0;
+  int abstract = 0;
   JET__TRY(check_desc(desc, &sa, &salen, &abstract, __func__));
   const char *path = desc->path;
 
@@ -399,6 +399,7 @@ jet_status jet_channel_listen(const jet_channel_desc *desc, jet_channel *out) {
                      "AF_UNIX SOCK_SEQPACKET for %s", path);
   jet_status st = JET_STATUS_OK;
   struct stat sst;
+  memset(&sst, 0, sizeof sst);
   int bound_file = 0;
   if (!abstract) {
     st = clear_stale(path, &sa, salen, __func__);
@@ -437,7 +438,7 @@ jet_status jet_channel_listen(const jet_channel_desc *desc, jet_channel *out) {
     st = sys_error(errno_status(errno), __func__, "listen", errno, NULL, "%s", path);
     goto fail;
   }
-  jet_channel ch;
+  jet_channel ch = NULL;
   st = new_channel(fd, &ch, __func__);
   if (st != JET_STATUS_OK) goto fail;
   ch->listening = 1;
@@ -481,7 +482,7 @@ jet_status jet_channel_accept(jet_channel listener, int timeout_ms, jet_channel 
     return sys_error(errno_status(err), __func__, "accept4", err, fd_limit_hint(err),
                      "listener descriptor %d", listener->fd);
   }
-  jet_channel_peer peer;
+  jet_channel_peer peer = {0, 0, 0};
   jet_status st = peer_check(fd, listener->flags, listener->allow_uid, listener->allow_gid,
                              "client", &peer, __func__);
   jet_channel ch = NULL;
@@ -499,8 +500,8 @@ jet_status jet_channel_connect(const jet_channel_desc *desc, int timeout_ms, jet
   JET__ARG(out, "out is NULL");
   *out = NULL;
   struct sockaddr_un sa;
-  socklen_t salen;
-  int abstract;
+  socklen_t salen = 0;
+  int abstract = 0;
   JET__TRY(check_desc(desc, &sa, &salen, &abstract, __func__));
   JET__ARG(timeout_ms >= 0, "timeout_ms is %d; it must be >= 0", timeout_ms);
   const char *path = desc->path;
@@ -540,10 +541,10 @@ jet_status jet_channel_connect(const jet_channel_desc *desc, int timeout_ms, jet
       st = sys_error(errno_status(err), __func__, "connect", err, NULL, "%s", path);
     goto fail;
   }
-  jet_channel_peer peer;
+  jet_channel_peer peer = {0, 0, 0};
   st = peer_check(fd, desc->flags, desc->allow_uid, desc->allow_gid, "server", &peer, __func__);
   if (st != JET_STATUS_OK) goto fail;
-  jet_channel ch;
+  jet_channel ch = NULL;
   st = new_channel(fd, &ch, __func__);
   if (st != JET_STATUS_OK) goto fail;
   ch->peer = peer;
