@@ -1039,3 +1039,59 @@ TEST(ipc_fd_kind_classifies_descriptors) {
   CHECK(count_fds() == fd0);
   return 0;
 }
+
+TEST(ipc_channel_other_control_messages_are_ignored) {
+  /* With SO_PASSCRED on the receiving socket every record also carries an
+   * SCM_CREDENTIALS message: the walk must skip it and still count the
+   * SCM_RIGHTS descriptors, up to the limit. */
+  int fd0 = count_fds();
+  char name[64];
+  abstract_name(name, sizeof name);
+  pair p;
+  CHECK_OK(pair_open(&p, name));
+  int sfd, one = 1;
+  CHECK_OK(jet_channel_fd(p.server, &sfd));
+  CHECK(setsockopt(sfd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) == 0);
+  int pipefd[2];
+  CHECK(pipe(pipefd) == 0);
+  int many[JET_CHANNEL_MAX_FDS];
+  for (int i = 0; i < JET_CHANNEL_MAX_FDS; i++) many[i] = pipefd[i & 1];
+  unsigned char b[16];
+  jet_channel_msg m;
+  memset(&m, 0, sizeof m);
+  m.payload = b;
+  m.capacity = sizeof b;
+  for (int nfds = 0; nfds <= JET_CHANNEL_MAX_FDS; nfds += 16) {
+    CHECK_OK(jet_channel_send(p.client, 8, "cred", 4, many, nfds, 0));
+    CHECK_OK(jet_channel_recv(p.server, 1000, &m));
+    CHECK(m.type == 8 && m.len == 4 && m.nfds == nfds);
+    for (int i = 0; i < m.nfds; i++) close(m.fds[i]);
+  }
+  /* SO_PASSPIDFD (Linux 6.5) adds an SCM_PIDFD message that carries a
+   * descriptor of its own: it must be closed, and not counted. */
+#ifndef SO_PASSPIDFD
+#define SO_PASSPIDFD 76
+#endif
+  int pidfd_on = setsockopt(sfd, SOL_SOCKET, SO_PASSPIDFD, &one, sizeof one) == 0;
+  if (pidfd_on) {
+    int base = count_fds();
+    for (int nfds = 0; nfds <= JET_CHANNEL_MAX_FDS; nfds += 32) {
+      CHECK_OK(jet_channel_send(p.client, 8, "pidfd", 5, many, nfds, 0));
+      CHECK_OK(jet_channel_recv(p.server, 1000, &m));
+      CHECK(m.type == 8 && m.len == 5 && m.nfds == nfds);
+      for (int i = 0; i < m.nfds; i++) close(m.fds[i]);
+      CHECK_MSG(count_fds() == base, "the SCM_PIDFD descriptor was left open");
+    }
+  } else {
+    fprintf(stderr, "note: SO_PASSPIDFD not supported here, SCM_PIDFD not exercised\n");
+  }
+  /* And a bad record with credentials and descriptors still closes them all. */
+  CHECK_OK(jet_channel_send(p.client, 8, "x", 1, many, 3, 0));
+  m.capacity = 0;
+  CHECK_ST(jet_channel_recv(p.server, 1000, &m), JET_STATUS_PROTOCOL_ERROR);
+  close(pipefd[0]);
+  close(pipefd[1]);
+  pair_close(&p);
+  CHECK(count_fds() == fd0);
+  return 0;
+}
