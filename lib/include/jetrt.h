@@ -34,5 +34,7 @@
 #include "jetrt/gl.h"
 #include "jetrt/display.h"
 #include "jetrt/ipc.h"
+#include "jetrt/channel.h"
+#include "jetrt/ring.h"
 
 #endif /* JETRT_H */
