@@ -4,7 +4,10 @@
  * jet-tests --child ROLE FD   run a child role (jt_spawn_child) on socket FD
  */
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -41,6 +44,9 @@ static int run_child(const char *role, const char *fdarg) {
     fprintf(stderr, "--child %s: bad descriptor \"%s\"\n", role, fdarg);
     return 2;
   }
+  /* A child outlives a failed test only to hang it: it goes with its parent. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return 1;
   for (int i = 0; children[i].name; i++)
     if (strcmp(children[i].name, role) == 0) {
       int rc = children[i].fn((int)fd);
