@@ -8,14 +8,18 @@
 
 static jet_status new_image(struct jet_context_s *ctx, const jet__image_layout *l,
                             jet_image_memory memory, void *const *ptrs, void *alloc,
-                            jet_image *out, const char *fn) {
+                            const char *lender, jet_image *out, const char *fn) {
   struct jet_image_s *img = calloc(1, sizeof *img);
   if (!img) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a jet_image");
   img->layout = *l;
   img->memory = memory;
   img->alloc = alloc;
+  img->lender = lender;
   for (int i = 0; i < l->planes; i++) img->plane[i] = ptrs[i];
-  jet_status st = jet__handle_register(&img->h, JET__H_IMAGE, ctx, fn);
+  /* A borrowed image is not counted in the context's live objects: its lender
+   * is, and releases it (also when the context is destroyed with it alive). */
+  jet_status st = lender ? jet__handle_register_embedded(&img->h, JET__H_IMAGE, ctx, fn)
+                         : jet__handle_register(&img->h, JET__H_IMAGE, ctx, fn);
   if (st != JET_STATUS_OK) {
     free(img);
     return st;
@@ -40,7 +44,7 @@ jet_status jet_image_create(jet_context ctx, jet_format format, int width, int h
                            jet_format_name(format), width, height, l.total_bytes);
   void *ptrs[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
   for (int i = 0; i < l.planes; i++) ptrs[i] = (char *)mem + l.plane[i].offset;
-  jet_status st = new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, mem, out, __func__);
+  jet_status st = new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, mem, NULL, out, __func__);
   if (st != JET_STATUS_OK) (void)cudaFree(mem);
   return st;
 }
@@ -127,7 +131,7 @@ jet_status jet_image_wrap(jet_context ctx, jet_format format, int width, int hei
   void *dev[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
   for (int i = 0; i < plane_count; i++)
     JET__TRY(resolve_plane(ctx, memory, i, ptrs[i], &dev[i], __func__));
-  return new_image(ctx, &l, memory, dev, NULL, out, __func__);
+  return new_image(ctx, &l, memory, dev, NULL, NULL, out, __func__);
 }
 
 jet_status jet__image_borrow(struct jet_context_s *ctx, jet_format format, int width, int height,
@@ -136,14 +140,12 @@ jet_status jet__image_borrow(struct jet_context_s *ctx, jet_format format, int w
   jet__image_layout l;
   JET__TRY(jet__image_layout_compute(format, width, height, pitches, 1, &l, fn));
   JET__TRY(jet__image_planes_check(&l, ptrs, fn));
-  JET__TRY(new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, NULL, out, fn));
-  (*out)->lender = lender;
-  return JET_STATUS_OK;
+  return new_image(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, NULL, lender, out, fn);
 }
 
 void jet__image_release_borrowed(jet_image image) {
   if (!image) return;
-  jet__handle_unregister(&image->h);
+  jet__handle_unregister_embedded(&image->h);
   free(image);
 }
 
