@@ -385,9 +385,9 @@ static jet_status texture_array(jet_gl_resource r, unsigned layer, unsigned leve
 }
 
 jet_status jet_gl_mapped_array(jet_gl_resource r, unsigned layer, unsigned level, void **array) {
+  if (array) *array = NULL;
   JET__TRY(jet__handle_check(r, JET__H_GL_RESOURCE, __func__, "r"));
   JET__ARG(array, "array is NULL");
-  *array = NULL;
   cudaArray_t a = NULL;
   JET__TRY(texture_array(r, layer, level, &a, __func__));
   *array = a;
