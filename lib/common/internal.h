@@ -98,8 +98,9 @@ typedef struct jet__handle {
  * detected without dereferencing it. (A later create may reuse the address of a
  * destroyed handle; the registry cannot tell those apart.) */
 jet_status jet__handle_register(jet__handle *h, int type, struct jet_context_s *ctx, const char *fn);
-/* As jet__handle_register, for a handle embedded in its context (not counted
- * in live_objects); pair with jet__handle_unregister_embedded. */
+/* As jet__handle_register, for a handle embedded in its context, or a
+ * borrowed image or buffer whose lender is counted instead (not counted in
+ * live_objects); pair with jet__handle_unregister_embedded. */
 jet_status jet__handle_register_embedded(jet__handle *h, int type, struct jet_context_s *ctx,
                                          const char *fn);
 void jet__handle_unregister_embedded(jet__handle *h);

@@ -176,15 +176,27 @@ jet_status jet__image_borrow(struct jet_context_s *ctx, jet_format format, int w
   jet__image_layout l;
   JET__TRY(jet__image_layout_compute(format, width, height, pitches, 1, &l, fn));
   JET__TRY(jet__image_planes_check(&l, ptrs, fn));
-  jet__alloc none = jet__alloc_of(JET__ALLOC_NONE, ctx->device, NULL, 0);
-  JET__TRY(jet__image_new(ctx, &l, JET_IMAGE_MEMORY_DEVICE, ptrs, &none, 0, out, fn));
-  (*out)->lender = lender;
+  struct jet_image_s *img = calloc(1, sizeof *img);
+  if (!img) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a jet_image");
+  img->layout = l;
+  img->memory = JET_IMAGE_MEMORY_DEVICE;
+  img->mem = jet__alloc_of(JET__ALLOC_NONE, ctx->device, NULL, 0);
+  img->lender = lender;
+  for (int i = 0; i < l.planes; i++) img->plane[i] = ptrs[i];
+  /* Not counted in the context's live objects: its lender is, and releases it
+   * (also when the context is destroyed with it alive). */
+  jet_status st = jet__handle_register_embedded(&img->h, JET__H_IMAGE, ctx, fn);
+  if (st != JET_STATUS_OK) {
+    free(img);
+    return st;
+  }
+  *out = img;
   return JET_STATUS_OK;
 }
 
 void jet__image_release_borrowed(jet_image image) {
   if (!image) return;
-  jet__handle_unregister(&image->h);
+  jet__handle_unregister_embedded(&image->h);
   free(image);
 }
 

@@ -16,6 +16,7 @@
   X(glViewport, void, (GLint, GLint, GLsizei, GLsizei))                                     \
   X(glClearColor, void, (GLfloat, GLfloat, GLfloat, GLfloat))                               \
   X(glClear, void, (GLbitfield))                                                            \
+  X(glDisable, void, (GLenum))                                                              \
   X(glPixelStorei, void, (GLenum, GLint))                                                   \
   X(glReadPixels, void, (GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void *))           \
   X(glGenTextures, void, (GLsizei, GLuint *))                                               \

@@ -1,7 +1,8 @@
 /*
  * Internals of lib/interop/: the EGL and GL entry-point tables (loaded at run
  * time, never linked), error translation, and the handle structs. Only built
- * with JET_HAVE_EGL / JET_HAVE_GL; interop_off.c stands in without them.
+ * with JET_HAVE_EGL / JET_HAVE_GL; gl_off.c and display_off.c stand in for
+ * jetrt/gl.h and jetrt/display.h without them.
  */
 #ifndef JET_INTEROP_INTERNAL_H
 #define JET_INTEROP_INTERNAL_H
@@ -110,6 +111,82 @@ jet_status jet__gl_load(const jet__gl_api **out, const char *fn);
 
 /* GL_NO_ERROR: OK. Else record GL_ERROR naming @what and the GL error. */
 jet_status jet__gl_check(const jet__gl_api *gl, const char *fn, const char *what);
+
+/* Translate a failed CUDA-GL call: cudaErrorInvalidGraphicsContext (no GL
+ * context current, or one on another GPU) is INVALID_STATE with a hint; the
+ * rest as jet__cuda_error. @what says what was being done. */
+jet_status jet__gl_cuda_error(cudaError_t e, const char *fn, const char *call, const char *what);
+
+/* The jet_gl_resource jet_gl_register_* makes once CUDA has registered @cu
+ * (a hint in @flags is also set as the map flags): the handle, its context
+ * registration ("GL buffer" / "GL texture"). On failure @cu is unregistered. */
+jet_status jet__gl_resource_adopt(struct jet_context_s *ctx, cudaGraphicsResource_t cu,
+                                  unsigned name, unsigned target, int is_buffer, unsigned flags,
+                                  jet_gl_resource *out, const char *fn);
+/* For host tests, which have no CUDA to map with: set the mapping state by
+ * hand (a buffer "mapped" at @ptr, @bytes long); mapped 0 releases the
+ * borrowed handles as jet_gl_unmap does. */
+void jet__gl_resource_set_mapped(jet_gl_resource r, void *ptr, size_t bytes, int mapped);
 #endif /* JET_HAVE_GL */
+
+#if JET_HAVE_EGL && JET_HAVE_GL
+#include "jetrt/display.h"
+
+/* How jet__gl_view_draw turns texels into colours; the texture jet__gl_texture_create makes. */
+typedef enum jet__gl_draw_mode {
+  JET__GL_DRAW_RGBA = 0, /* GL_RGBA8 texture holding R,G,B,A bytes */
+  JET__GL_DRAW_BGRA = 1, /* GL_RGBA8 texture holding B,G,R,A bytes: swizzled by the shader */
+  JET__GL_DRAW_GRAY = 2  /* GL_R8 texture: drawn grey */
+} jet__gl_draw_mode;
+
+/* The GL half of a presenter, with no CUDA in it (host tests run it on Mesa's
+ * surfaceless display): an EGL context (desktop GL 3.3 core, else GLES 3.0) on
+ * a pbuffer or window surface, and the program that draws a texture over the
+ * whole surface, opaque, top row at the top. */
+typedef struct jet__gl_view {
+  const jet__egl_api *egl;
+  const jet__gl_api *gl;
+  EGLDisplay dpy;
+  EGLConfig config;
+  EGLContext ctx;
+  EGLSurface surf;
+  EGLenum api; /* EGL_OPENGL_API or EGL_OPENGL_ES_API */
+  int es, is_window;
+  GLuint program, vao;
+  GLint mode_loc, tex_loc;
+  char renderer[128];
+} jet__gl_view;
+
+/* Make the context and surface of @desc (checked by the caller) on the
+ * initialised display @dpy, build the program, clear to opaque black and leave
+ * it current. Desktop GL 3.3 core first, then GLES 3.0; @es_only skips the
+ * first (tests of the GLES shaders). UNSUPPORTED when no config or context
+ * fits (the detail says what each attempt met); EGL_ERROR; GL_ERROR with the
+ * shader log. On failure nothing is left behind. */
+jet_status jet__gl_view_create(const jet__egl_api *egl, EGLDisplay dpy,
+                               const jet_presenter_desc *desc, int es_only, jet__gl_view *v,
+                               const char *fn);
+/* Make @v current (when it is not), delete its GL objects, release it from the
+ * thread and destroy context and surface. Everything is released whatever
+ * fails; the first failure is returned. */
+jet_status jet__gl_view_destroy(jet__gl_view *v, const char *fn);
+jet_status jet__gl_view_make_current(jet__gl_view *v, const char *fn);
+/* The surface's current size (a window's may change). */
+jet_status jet__gl_view_size(const jet__gl_view *v, int *w, int *h, const char *fn);
+/* Draw @tex (@tex_w x @tex_h, made by jet__gl_texture_create for @mode) over the
+ * whole surface: GL_NEAREST at 1:1 (exact), GL_LINEAR when scaled. @v current. */
+jet_status jet__gl_view_draw(jet__gl_view *v, GLuint tex, jet__gl_draw_mode mode, int tex_w,
+                             int tex_h, const char *fn);
+/* eglSwapBuffers; glFlush as well on a pbuffer (where the swap does nothing). @v current. */
+jet_status jet__gl_view_swap(jet__gl_view *v, const char *fn);
+/* glReadPixels of the whole surface as RGBA8, top row first, rows @pitch apart
+ * (>= 4 * width, checked by the caller). @v current. */
+jet_status jet__gl_view_read(jet__gl_view *v, void *rgba, size_t pitch, const char *fn);
+/* A GL_TEXTURE_2D for @mode (GL_RGBA8, or GL_R8 for GRAY), level 0 only,
+ * @w x @h, filled from @pixels (tightly packed rows; NULL: undefined). Leaves
+ * it bound to GL_TEXTURE_2D. */
+jet_status jet__gl_texture_create(const jet__gl_api *gl, jet__gl_draw_mode mode, int w, int h,
+                                  const void *pixels, GLuint *tex, const char *fn);
+#endif /* JET_HAVE_EGL && JET_HAVE_GL */
 
 #endif /* JET_INTEROP_INTERNAL_H */

@@ -380,7 +380,8 @@ jet_status jet__buffer_borrow(struct jet_context_s *ctx, void *dev, size_t bytes
   b->width = b->pitch = b->size = bytes;
   b->height = b->depth = 1;
   b->lender = lender;
-  jet_status st = jet__handle_register(&b->h, JET__H_BUFFER, ctx, fn);
+  /* Not counted in the context's live objects: the lender is (as for images). */
+  jet_status st = jet__handle_register_embedded(&b->h, JET__H_BUFFER, ctx, fn);
   if (st != JET_STATUS_OK) {
     free(b);
     return st;
@@ -391,7 +392,7 @@ jet_status jet__buffer_borrow(struct jet_context_s *ctx, void *dev, size_t bytes
 
 void jet__buffer_release_borrowed(jet_buffer buf) {
   if (!buf) return;
-  jet__handle_unregister(&buf->h);
+  jet__handle_unregister_embedded(&buf->h);
   free(buf);
 }
 

@@ -13,7 +13,17 @@
  *
  * Needs both EGL and GL (else JET_STATUS_NOT_BUILT_IN), and an EGL display
  * with desktop OpenGL 3.3 core or OpenGL ES 3.0 (whichever the display offers,
- * in that order).
+ * in that order) and an 8-bit RGB config for the surface kind.
+ *
+ * What is shown: the image fills the whole surface, its top row at the top,
+ * opaque (alpha is not shown; a read-back has alpha 255). Drawn at its own
+ * size it is sampled GL_NEAREST, so a read-back equals the image bit for bit;
+ * scaled, GL_LINEAR.
+ *
+ * Lifetime: a presenter belongs to its display's context and counts as a user
+ * of the jet_egl (jet_egl_close refuses while it lives). Destroying the
+ * context with a presenter alive releases it and names it in the "leak
+ * report:" warning.
  *
  * Threads: the presenter's GL context is made current on the calling thread by
  * every call here, and stays current after it; use a presenter from one
@@ -55,17 +65,22 @@ typedef struct jet_presenter_info {
  * @egl: the display (jet_egl_open).
  * @desc: surface description; not NULL.
  * @out: receives the presenter.
- * @return JET_STATUS_OK; INVALID_ARGUMENT (NULL, size <= 0); INVALID_HANDLE;
- *         UNSUPPORTED (no GL 3.3 core / GLES 3 config for the surface kind, or
- *         no window surfaces on this display); EGL_ERROR; a CUDA status;
- *         NOT_BUILT_IN.
+ * No CUDA call is made here: the texture is made and registered with CUDA at
+ * the first draw (GL_RGBA8, or GL_R8 for GRAY8 images).
+ * @return JET_STATUS_OK; INVALID_ARGUMENT (NULL, size <= 0, negative
+ *         swap_interval); INVALID_HANDLE; UNSUPPORTED (no GL 3.3 core / GLES 3
+ *         context or config for the surface kind, or no window surfaces on
+ *         this display: the detail says what each API met); EGL_ERROR;
+ *         GL_ERROR (the display program did not compile: the log is in the
+ *         detail); NOT_BUILT_IN.
  * Thread safety: leaves the new context current on the calling thread.
  */
 jet_status jet_presenter_create(jet_egl egl, const jet_presenter_desc *desc, jet_presenter *out);
 
 /**
  * jet_presenter_destroy - release the texture registration, GL objects, surface
- * and context (made current first, released from the thread after).
+ * and context (made current first, released from the thread after: no GL
+ * context is current on the calling thread when it returns).
  * @p: the presenter, or NULL (a no-op).
  * @return JET_STATUS_OK; INVALID_HANDLE; EGL_ERROR or a CUDA status (released anyway).
  * Thread safety: no other thread may use @p during the call.
@@ -94,22 +109,30 @@ jet_status jet_presenter_make_current(jet_presenter p);
  * @image: RGBA8, BGRA8 or GRAY8 (drawn grey), of @p's context.
  * @stream: a stream of @p's context.
  * @return JET_STATUS_OK; INVALID_HANDLE; WRONG_CONTEXT; INVALID_ARGUMENT (other
- *         formats: convert first with jet_convert_color); EGL_ERROR; a CUDA status.
+ *         formats, message "format mismatch": convert first with
+ *         jet_convert_color); INVALID_STATE (the GL context is not on the CUDA
+ *         device: open the display with jet_egl_open's headless default);
+ *         EGL_ERROR; GL_ERROR; a CUDA status.
  * Thread safety: see the top of this header.
  */
 jet_status jet_presenter_draw(jet_presenter p, jet_image image, jet_stream stream);
 
 /**
- * jet_presenter_swap - eglSwapBuffers, after drawing more with GL yourself.
- * @return JET_STATUS_OK, INVALID_HANDLE, EGL_ERROR.
+ * jet_presenter_swap - eglSwapBuffers, after drawing more with GL yourself (on
+ * a pbuffer, where a swap does nothing, glFlush).
+ * @return JET_STATUS_OK, INVALID_HANDLE, EGL_ERROR, GL_ERROR.
  */
 jet_status jet_presenter_swap(jet_presenter p);
 
 /**
  * jet_presenter_read - read the surface back (glReadPixels), top row first.
- * @rgba: width * height RGBA8 pixels at @pitch bytes per row.
+ * A pbuffer keeps what was drawn; a window's back buffer is undefined after a
+ * swap unless its EGL_SWAP_BEHAVIOR preserves it.
+ * @rgba: width * height RGBA8 pixels at @pitch bytes per row, of the surface's
+ *        current size (jet_presenter_get_info); bytes past 4 * width in a row
+ *        are left as they were.
  * @pitch: >= 4 * width.
- * @return JET_STATUS_OK; INVALID_HANDLE; INVALID_ARGUMENT; EGL_ERROR.
+ * @return JET_STATUS_OK; INVALID_HANDLE; INVALID_ARGUMENT; EGL_ERROR; GL_ERROR.
  * Thread safety: see the top of this header.
  */
 jet_status jet_presenter_read(jet_presenter p, void *rgba, size_t pitch);

@@ -16,10 +16,13 @@
  * GL headers keeps every function here, returning JET_STATUS_NOT_BUILT_IN.
  *
  * Lifetime: a registration belongs to its jet_context. Destroying the context
- * with registrations alive unregisters them and reports them in a
- * "leak report:" warning (jet_context_destroy). The jet_buffer / jet_image a
- * mapping hands out belong to the registration: they are valid until the
- * unmap, and jet_buffer_destroy / jet_image_destroy refuse them.
+ * with registrations alive unmaps and unregisters them (with their GL context
+ * still current, if it can) and reports them in a "leak report:" warning
+ * (jet_context_destroy). The jet_buffer / jet_image a mapping hands out belong
+ * to the registration: they are valid until the unmap (or the unregister, or
+ * the context's destruction), jet_buffer_destroy / jet_image_destroy refuse
+ * them (INVALID_STATE), and jet_context_destroy does not count them as live
+ * objects of its own.
  */
 #ifndef JETRT_GL_H
 #define JETRT_GL_H
@@ -46,7 +49,7 @@ enum {
 /** What a registration is, as jet_gl_get_info reports it. */
 typedef struct jet_gl_info {
   unsigned name;    /**< GL object name */
-  unsigned target;  /**< GL_ARRAY_BUFFER-like 0 for buffers; the texture target or GL_RENDERBUFFER */
+  unsigned target;  /**< the texture target or GL_RENDERBUFFER; 0 for buffers */
   int is_buffer;    /**< 1: a buffer; 0: a texture or renderbuffer */
   unsigned flags;   /**< JET_GL_* as registered */
   int mapped;       /**< 1 between jet_gl_map and jet_gl_unmap */
@@ -60,8 +63,10 @@ typedef struct jet_gl_info {
  * @flags: 0 or one of JET_GL_READ_ONLY, JET_GL_WRITE_DISCARD.
  * @out: receives the registration.
  * @return JET_STATUS_OK; INVALID_ARGUMENT (NULL @out, @buffer 0, unknown or
- *         two flags); INVALID_HANDLE; INVALID_STATE (no current GL context);
+ *         two flags, JET_GL_SURFACE_LOAD_STORE); INVALID_HANDLE; INVALID_STATE
+ *         (no current GL context, or one CUDA cannot reach: the hint says so);
  *         a CUDA status (e.g. a name that is not a buffer of the current context).
+ *         All argument checks come before any CUDA call.
  * Thread safety: the owning GL context must be current on the calling thread.
  */
 jet_status jet_gl_register_buffer(jet_context ctx, unsigned buffer, unsigned flags,
@@ -111,7 +116,9 @@ jet_status jet_gl_map(jet_gl_resource r, jet_stream stream);
  * before GL uses the object. Releases the jet_buffer / jet_image the mapping
  * handed out.
  * @return JET_STATUS_OK; INVALID_HANDLE; WRONG_CONTEXT; INVALID_STATE (not
- *         mapped); a CUDA status.
+ *         mapped; or no current GL context: then nothing changed, and the call
+ *         can be repeated with the context current); another CUDA status (the
+ *         mapping is given up anyway).
  * Thread safety: as jet_gl_register_buffer.
  */
 jet_status jet_gl_unmap(jet_gl_resource r, jet_stream stream);
@@ -140,7 +147,8 @@ jet_status jet_gl_mapped_buffer(jet_gl_resource r, jet_buffer *out);
  * @format, @width, @height: the image's description.
  * @pitches: per-plane pitch, or NULL for tightly packed rows.
  * @offsets: per-plane byte offset into the buffer, or NULL for planes placed
- *           one after another.
+ *           one after another from offset 0 (each starts at the previous
+ *           plane's offset + pitch * rows).
  * @out: receives the image; each call makes a new one (all released at unmap).
  * @return JET_STATUS_OK; INVALID_HANDLE; INVALID_ARGUMENT (the rules of
  *         jet_image_wrap, or planes past the end of the buffer); INVALID_STATE
@@ -169,8 +177,9 @@ jet_status jet_gl_mapped_array(jet_gl_resource r, unsigned layer, unsigned level
  *       texture's texel size (RGBA8/BGRA8 for GL_RGBA8, GRAY8 for GL_R8,
  *       GRAY16 for GL_R16, GRAYF32 for GL_R32F).
  * @return JET_STATUS_OK; INVALID_HANDLE; WRONG_CONTEXT; INVALID_ARGUMENT (a
- *         buffer, size or texel-size mismatch); INVALID_STATE (not mapped); a
- *         CUDA status.
+ *         buffer, an image of more than one plane, "size mismatch", "texel size
+ *         mismatch", a 3D or layered texture: copy those through
+ *         jet_gl_mapped_array); INVALID_STATE (not mapped); a CUDA status.
  * Thread safety: safe from any thread.
  */
 jet_status jet_gl_copy_to_image(jet_gl_resource r, jet_image dst, jet_stream stream);
