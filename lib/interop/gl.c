@@ -442,7 +442,7 @@ static jet_status copy_prepare(jet_gl_resource r, jet_image img, jet_stream stre
 jet_status jet_gl_copy_to_image(jet_gl_resource r, jet_image dst, jet_stream stream) {
   cudaStream_t cu;
   cudaArray_t arr;
-  size_t row;
+  size_t row = 0;
   JET__TRY(copy_prepare(r, dst, stream, &cu, &arr, &row, "dst", __func__));
   cudaError_t e = cudaMemcpy2DFromArrayAsync(dst->plane[0], dst->layout.plane[0].pitch, arr, 0, 0,
                                              row, (size_t)dst->layout.height,
@@ -460,7 +460,7 @@ jet_status jet_gl_copy_from_image(jet_gl_resource r, jet_image src, jet_stream s
                       r->name);
   cudaStream_t cu;
   cudaArray_t arr;
-  size_t row;
+  size_t row = 0;
   JET__TRY(copy_prepare(r, src, stream, &cu, &arr, &row, "src", __func__));
   cudaError_t e = cudaMemcpy2DToArrayAsync(arr, 0, 0, src->plane[0], src->layout.plane[0].pitch,
                                            row, (size_t)src->layout.height,
