@@ -21,6 +21,7 @@ struct jet_egl_consumer_s {
   struct jet_egl_s *egl;
   EGLStreamKHR stream;
   cudaEglStreamConnection conn;
+  int fifo; /* EGL_STREAM_FIFO_LENGTH_KHR > 0: acquire waits for a new frame by itself */
   struct {
     cudaGraphicsResource_t res;
     int slot; /* in images, or -1 */
@@ -193,6 +194,11 @@ jet_status jet_egl_consumer_connect(jet_egl egl, void *stream, unsigned flags,
   }
   c->egl = egl;
   c->stream = stream;
+  EGLint fifo = 0;
+  if (!egl->api->eglQueryStreamKHR(egl->dpy, (EGLStreamKHR)stream, EGL_STREAM_FIFO_LENGTH_KHR,
+                                   &fifo))
+    (void)egl->api->eglGetError(); /* no FIFO extension: a mailbox stream */
+  c->fifo = fifo > 0;
   jet_status st = jet__handle_register(&c->h, JET__H_EGL_CONSUMER, egl->h.ctx, __func__);
   if (st != JET_STATUS_OK) {
     (void)cudaEGLStreamConsumerDisconnect(&c->conn);
@@ -225,13 +231,14 @@ jet_status jet_egl_consumer_acquire(jet_egl_consumer c, jet_stream stream, unsig
   if (c->nheld >= MAX_HELD)
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "%d frames are held; release one before acquiring another", c->nheld);
-  /* CUDA waits out the whole timeout on a stream whose producer has gone, and
-   * hands the newest frame out again when nothing newer came (mailbox
-   * streams): wait here for a new frame, so that acquire means "the next
-   * frame" in either mode. */
+  /* A mailbox stream hands the newest frame out again when nothing newer came:
+   * wait here for a new frame, so that acquire means "the next frame" in
+   * either mode (a FIFO's acquire waits by itself, and the state query costs
+   * microseconds per frame, so FIFOs skip it). A stream whose producer has
+   * gone is answered at once here; on a FIFO, after CUDA's timeout. */
   jet_egl_stream_state state;
   uint64_t deadline = now_us() + timeout_us;
-  for (;;) {
+  for (; !c->fifo;) {
     if (!stream_state(c->egl, c->stream, &state)) break;
     if (state == JET_EGL_STREAM_DISCONNECTED)
       return jet__error(JET_STATUS_DISCONNECTED, __func__,

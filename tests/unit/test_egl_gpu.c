@@ -279,36 +279,44 @@ TEST(gpu_egl_stream_bad_input) {
   return 0;
 }
 
+/* Mailbox and FIFO streams alike: acquire means the next new frame, and no
+ * frame within the timeout is TIMEOUT, not a second copy of the last one. */
 TEST(gpu_egl_stream_acquire_timeout) {
   SETUP(ctx, s, egl);
-  pipe_ p;
-  if (pipe_open(egl, 32, 32, 0, &p)) return 1;
-  jet_egl_frame fr;
-  for (int rep = 0; rep < 3; rep++) {
-    double t0 = now_ms();
-    CHECK_ST(jet_egl_consumer_acquire(p.cons, s, 20000, &fr), JET_STATUS_TIMEOUT);
-    double dt = now_ms() - t0;
-    fprintf(stderr, "acquire with a 20 ms timeout and no frame: TIMEOUT after %.1f ms\n", dt);
-    CHECK_MSG(dt < 1000.0, "took %.1f ms", dt);
+  for (int fifo = 0; fifo <= 2; fifo += 2) {
+    pipe_ p;
+    if (pipe_open(egl, 32, 32, fifo, &p)) return 1;
+    jet_egl_frame fr;
+    for (int rep = 0; rep < 3; rep++) {
+      double t0 = now_ms();
+      CHECK_ST(jet_egl_consumer_acquire(p.cons, s, 20000, &fr), JET_STATUS_TIMEOUT);
+      double dt = now_ms() - t0;
+      fprintf(stderr, "%s: acquire with a 20 ms timeout and no frame: TIMEOUT after %.1f ms\n",
+              fifo ? "FIFO" : "mailbox", dt);
+      CHECK_MSG(dt < 1000.0, "took %.1f ms", dt);
+    }
+    /* Still usable afterwards; the first image comes back after the second is acquired. */
+    jet_image img, img2;
+    CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img));
+    CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img2));
+    CHECK_OK(jet_egl_producer_present(p.prod, img, s));
+    CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+    CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+    /* Only an old frame now: a timeout again, not a second copy of it. */
+    jet_status st = jet_egl_consumer_acquire(p.cons, s, 5000, &fr);
+    if (st == JET_STATUS_OK) CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+    CHECK_MSG(st == JET_STATUS_TIMEOUT, "%s: acquire after the only frame: %s",
+              fifo ? "FIFO" : "mailbox", jet_status_name(st));
+    CHECK_OK(jet_egl_producer_present(p.prod, img2, s));
+    CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
+    CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
+    jet_image back;
+    CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
+    CHECK(back == img);
+    if (pipe_close(egl, &p)) return 1;
+    CHECK_OK(jet_image_destroy(img));
+    CHECK_OK(jet_image_destroy(img2));
   }
-  /* Still usable afterwards; the first image comes back after the second is acquired. */
-  jet_image img, img2;
-  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img));
-  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 32, &img2));
-  CHECK_OK(jet_egl_producer_present(p.prod, img, s));
-  CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
-  CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
-  /* Only an old frame now: a timeout again, not a second copy of it. */
-  CHECK_ST(jet_egl_consumer_acquire(p.cons, s, 5000, &fr), JET_STATUS_TIMEOUT);
-  CHECK_OK(jet_egl_producer_present(p.prod, img2, s));
-  CHECK_OK(jet_egl_consumer_acquire(p.cons, s, 1000000, &fr));
-  CHECK_OK(jet_egl_consumer_release(p.cons, &fr, s));
-  jet_image back;
-  CHECK_OK(jet_egl_producer_return(p.prod, s, 1000000, &back));
-  CHECK(back == img);
-  if (pipe_close(egl, &p)) return 1;
-  CHECK_OK(jet_image_destroy(img));
-  CHECK_OK(jet_image_destroy(img2));
   TEARDOWN(ctx, s, egl);
   return 0;
 }
