@@ -21,7 +21,8 @@ struct jet_egl_consumer_s {
   struct jet_egl_s *egl;
   EGLStreamKHR stream;
   cudaEglStreamConnection conn;
-  int fifo; /* EGL_STREAM_FIFO_LENGTH_KHR > 0: acquire waits for a new frame by itself */
+  int fifo;      /* EGL_STREAM_FIFO_LENGTH_KHR > 0 */
+  void *last_id; /* plane 0 of the newest frame acquired: a FIFO's repeats show by it */
   struct {
     cudaGraphicsResource_t res;
     int slot; /* in images, or -1 */
@@ -222,6 +223,27 @@ jet_status jet_egl_consumer_disconnect(jet_egl_consumer c) {
   return JET_STATUS_OK;
 }
 
+/* Wait until the stream has a frame the consumer has not acquired (or none at
+ * all yet: CUDA waits for the first). DISCONNECTED or TIMEOUT otherwise. */
+static jet_status wait_new_frame(struct jet_egl_consumer_s *c, uint64_t deadline,
+                                 unsigned timeout_us, const char *fn) {
+  for (;;) {
+    jet_egl_stream_state state;
+    if (!stream_state(c->egl, c->stream, &state)) return JET_STATUS_OK;
+    if (state == JET_EGL_STREAM_DISCONNECTED)
+      return jet__error(JET_STATUS_DISCONNECTED, fn,
+                        "the EGLStream's producer has disconnected: no frame will come");
+    if (state != JET_EGL_STREAM_OLD_FRAME) return JET_STATUS_OK;
+    if (now_us() >= deadline)
+      return jet__error(JET_STATUS_TIMEOUT, fn,
+                        "no new frame within %u us (the stream holds only frames already "
+                        "acquired)",
+                        timeout_us);
+    struct timespec ts = {0, 20000};
+    nanosleep(&ts, NULL);
+  }
+}
+
 jet_status jet_egl_consumer_acquire(jet_egl_consumer c, jet_stream stream, unsigned timeout_us,
                                     jet_egl_frame *frame) {
   JET__TRY(jet__handle_check(c, JET__H_EGL_CONSUMER, __func__, "consumer"));
@@ -231,57 +253,58 @@ jet_status jet_egl_consumer_acquire(jet_egl_consumer c, jet_stream stream, unsig
   if (c->nheld >= MAX_HELD)
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "%d frames are held; release one before acquiring another", c->nheld);
-  /* A mailbox stream hands the newest frame out again when nothing newer came:
-   * wait here for a new frame, so that acquire means "the next frame" in
-   * either mode (a FIFO's acquire waits by itself, and the state query costs
-   * microseconds per frame, so FIFOs skip it). A stream whose producer has
-   * gone is answered at once here; on a FIFO, after CUDA's timeout. */
-  jet_egl_stream_state state;
+  /* EGL hands the newest frame out again when nothing newer came, in mailbox
+   * and FIFO modes alike; acquire here means "the next frame", so a repeat is
+   * given back and waited out. A mailbox is asked for its state first (a
+   * newer frame may sit in the buffer just released). A FIFO skips that query
+   * (microseconds a frame): its buffer cannot come back to the producer while
+   * the consumer's newest frame is in it, so the same buffer again is a
+   * repeat. */
   uint64_t deadline = now_us() + timeout_us;
-  for (; !c->fifo;) {
-    if (!stream_state(c->egl, c->stream, &state)) break;
-    if (state == JET_EGL_STREAM_DISCONNECTED)
-      return jet__error(JET_STATUS_DISCONNECTED, __func__,
-                        "the EGLStream's producer has disconnected: no frame will come");
-    if (state != JET_EGL_STREAM_OLD_FRAME) break;
-    if (now_us() >= deadline)
-      return jet__error(JET_STATUS_TIMEOUT, __func__,
-                        "no new frame within %u us (the stream holds only frames already "
-                        "acquired)",
-                        timeout_us);
-    struct timespec ts = {0, 20000};
-    nanosleep(&ts, NULL);
-  }
-  uint64_t t = now_us();
-  timeout_us = t < deadline ? (unsigned)(deadline - t) : 0;
+  if (!c->fifo) JET__TRY(wait_new_frame(c, deadline, timeout_us, __func__));
   cudaGraphicsResource_t r = NULL;
-  cudaError_t e = cudaEGLStreamConsumerAcquireFrame(&c->conn, &r, &cu, timeout_us);
-  if (e != cudaSuccess) {
-    int no_frame = stream_state(c->egl, c->stream, &state) &&
-                   (state == JET_EGL_STREAM_EMPTY || state == JET_EGL_STREAM_OLD_FRAME);
-    if (no_frame) {
-      /* The desktop driver answers a timeout with cudaErrorUnknown, not
-       * cudaErrorLaunchTimeout; the stream's state says what happened. */
-      (void)cudaGetLastError();
-      return jet__error_native(JET_STATUS_TIMEOUT, __func__, "cudaEGLStreamConsumerAcquireFrame",
-                               cudaGetErrorName(e), (int)e, NULL,
-                               "no new frame within %u us (stream state %s)", timeout_us,
-                               state == JET_EGL_STREAM_EMPTY ? "EMPTY" : "OLD_FRAME_AVAILABLE");
-    }
-    return if_disconnected(c->egl, c->stream,
-                           jet__egl_cuda_error(e, __func__, "cudaEGLStreamConsumerAcquireFrame",
-                                               NULL),
-                           "producer", __func__);
-  }
   cudaEglFrame f;
-  memset(&f, 0, sizeof f);
+  for (;;) {
+    uint64_t t = now_us();
+    unsigned left = t < deadline ? (unsigned)(deadline - t) : 0;
+    cudaError_t e = cudaEGLStreamConsumerAcquireFrame(&c->conn, &r, &cu, left);
+    if (e != cudaSuccess) {
+      jet_egl_stream_state state;
+      int no_frame = stream_state(c->egl, c->stream, &state) &&
+                     (state == JET_EGL_STREAM_EMPTY || state == JET_EGL_STREAM_OLD_FRAME);
+      if (no_frame) {
+        /* The desktop driver answers a timeout with cudaErrorUnknown, not
+         * cudaErrorLaunchTimeout; the stream's state says what happened. */
+        (void)cudaGetLastError();
+        return jet__error_native(JET_STATUS_TIMEOUT, __func__,
+                                 "cudaEGLStreamConsumerAcquireFrame", cudaGetErrorName(e), (int)e,
+                                 NULL, "no new frame within %u us (stream state %s)", timeout_us,
+                                 state == JET_EGL_STREAM_EMPTY ? "EMPTY" : "OLD_FRAME_AVAILABLE");
+      }
+      return if_disconnected(c->egl, c->stream,
+                             jet__egl_cuda_error(e, __func__, "cudaEGLStreamConsumerAcquireFrame",
+                                                 NULL),
+                             "producer", __func__);
+    }
+    memset(&f, 0, sizeof f);
+    e = cudaGraphicsResourceGetMappedEglFrame(&f, r, 0, 0);
+    if (e != cudaSuccess) {
+      if (cudaEGLStreamConsumerReleaseFrame(&c->conn, r, &cu) != cudaSuccess)
+        (void)cudaGetLastError();
+      return jet__cuda_error(e, __func__, "cudaGraphicsResourceGetMappedEglFrame", NULL, NULL);
+    }
+    void *id = f.frameType == cudaEglFrameTypeArray ? (void *)f.frame.pArray[0]
+                                                    : f.frame.pPitch[0].ptr;
+    if (!c->fifo || id != c->last_id) {
+      c->last_id = id;
+      break;
+    }
+    if (cudaEGLStreamConsumerReleaseFrame(&c->conn, r, &cu) != cudaSuccess)
+      (void)cudaGetLastError();
+    JET__TRY(wait_new_frame(c, deadline, timeout_us, __func__));
+  }
   int slot = -1;
-  jet_status st = JET_STATUS_OK;
-  e = cudaGraphicsResourceGetMappedEglFrame(&f, r, 0, 0);
-  if (e != cudaSuccess)
-    st = jet__cuda_error(e, __func__, "cudaGraphicsResourceGetMappedEglFrame", NULL, NULL);
-  else
-    st = jet__egl_frame_from_cuda(c->h.ctx, &f, r, &c->images, &slot, frame, __func__);
+  jet_status st = jet__egl_frame_from_cuda(c->h.ctx, &f, r, &c->images, &slot, frame, __func__);
   if (st != JET_STATUS_OK) {
     if (cudaEGLStreamConsumerReleaseFrame(&c->conn, r, &cu) != cudaSuccess)
       (void)cudaGetLastError();
