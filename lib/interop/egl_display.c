@@ -215,6 +215,20 @@ jet_status jet_egl_close(jet_egl egl) {
   return JET_STATUS_OK;
 }
 
+jet_status jet__egl_adopt(struct jet_egl_s *egl, jet__handle *h, int type, jet__ctx_resource *res,
+                          const char *kind, void (*release)(jet__ctx_resource *r),
+                          const char *fn) {
+  JET__TRY(jet__handle_register(h, type, egl->h.ctx, fn));
+  atomic_fetch_add(&egl->users, 1);
+  jet__ctx_resource_add(egl->h.ctx, res, kind, release);
+  return JET_STATUS_OK;
+}
+
+void jet__egl_disown(struct jet_egl_s *egl, jet__handle *h) {
+  atomic_fetch_sub(&egl->users, 1);
+  jet__handle_unregister(h);
+}
+
 jet_status jet_egl_get_info(jet_egl egl, jet_egl_info *info) {
   JET__TRY(jet__handle_check(egl, JET__H_EGL, __func__, "egl"));
   JET__ARG(info, "info is NULL");

@@ -129,8 +129,7 @@ static cudaError_t image_free(struct jet_egl_image_s *img) {
   if (img->mapped) e = cudaGraphicsUnmapResources(1, &img->cu, 0);
   cudaError_t e2 = cudaGraphicsUnregisterResource(img->cu);
   if (e == cudaSuccess) e = e2;
-  atomic_fetch_sub(&img->egl->users, 1);
-  jet__handle_unregister(&img->h);
+  jet__egl_disown(img->egl, &img->h);
   free(img);
   return e;
 }
@@ -162,14 +161,13 @@ jet_status jet_egl_image_register(jet_egl egl, void *egl_image, unsigned flags,
   img->egl = egl;
   img->image = egl_image;
   img->flags = flags;
-  jet_status st = jet__handle_register(&img->h, JET__H_EGL_IMAGE, egl->h.ctx, __func__);
+  jet_status st = jet__egl_adopt(egl, &img->h, JET__H_EGL_IMAGE, &img->res,
+                                 "EGLImage registration", image_release, __func__);
   if (st != JET_STATUS_OK) {
     (void)cudaGraphicsUnregisterResource(img->cu);
     free(img);
     return st;
   }
-  atomic_fetch_add(&egl->users, 1);
-  jet__ctx_resource_add(egl->h.ctx, &img->res, "EGLImage registration", image_release);
   *out = img;
   return JET_STATUS_OK;
 }

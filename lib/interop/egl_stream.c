@@ -159,8 +159,7 @@ static cudaError_t consumer_free(struct jet_egl_consumer_s *c) {
   release_held(c);
   jet__frame_images_clear(&c->images);
   cudaError_t e = cudaEGLStreamConsumerDisconnect(&c->conn);
-  atomic_fetch_sub(&c->egl->users, 1);
-  jet__handle_unregister(&c->h);
+  jet__egl_disown(c->egl, &c->h);
   free(c);
   return e;
 }
@@ -200,14 +199,13 @@ jet_status jet_egl_consumer_connect(jet_egl egl, void *stream, unsigned flags,
                                    &fifo))
     (void)egl->api->eglGetError(); /* no FIFO extension: a mailbox stream */
   c->fifo = fifo > 0;
-  jet_status st = jet__handle_register(&c->h, JET__H_EGL_CONSUMER, egl->h.ctx, __func__);
+  jet_status st = jet__egl_adopt(egl, &c->h, JET__H_EGL_CONSUMER, &c->res, "EGLStream consumer",
+                                 consumer_release, __func__);
   if (st != JET_STATUS_OK) {
     (void)cudaEGLStreamConsumerDisconnect(&c->conn);
     free(c);
     return st;
   }
-  atomic_fetch_add(&egl->users, 1);
-  jet__ctx_resource_add(egl->h.ctx, &c->res, "EGLStream consumer", consumer_release);
   *out = c;
   return JET_STATUS_OK;
 }
@@ -342,8 +340,7 @@ jet_status jet_egl_consumer_release(jet_egl_consumer c, const jet_egl_frame *fra
 static cudaError_t producer_free(struct jet_egl_producer_s *p) {
   (void)jet__ctx_activate(p->h.ctx, "jet_egl_producer_disconnect");
   cudaError_t e = cudaEGLStreamProducerDisconnect(&p->conn);
-  atomic_fetch_sub(&p->egl->users, 1);
-  jet__handle_unregister(&p->h);
+  jet__egl_disown(p->egl, &p->h);
   free(p);
   return e;
 }
@@ -375,14 +372,13 @@ jet_status jet_egl_producer_connect(jet_egl egl, void *stream, int width, int he
   p->stream = stream;
   p->width = width;
   p->height = height;
-  jet_status st = jet__handle_register(&p->h, JET__H_EGL_PRODUCER, egl->h.ctx, __func__);
+  jet_status st = jet__egl_adopt(egl, &p->h, JET__H_EGL_PRODUCER, &p->res, "EGLStream producer",
+                                 producer_release, __func__);
   if (st != JET_STATUS_OK) {
     (void)cudaEGLStreamProducerDisconnect(&p->conn);
     free(p);
     return st;
   }
-  atomic_fetch_add(&egl->users, 1);
-  jet__ctx_resource_add(egl->h.ctx, &p->res, "EGLStream producer", producer_release);
   *out = p;
   return JET_STATUS_OK;
 }

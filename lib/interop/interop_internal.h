@@ -54,6 +54,17 @@ struct jet_egl_s {
   atomic_int users;  /* live objects made through this display */
 };
 
+/* An object made through @egl (registered image, stream end, presenter): a
+ * handle of @type on @egl's context, counted in egl->users (so the display
+ * stays open), and released by @release when the context is destroyed with
+ * it alive. On failure nothing is registered. */
+jet_status jet__egl_adopt(struct jet_egl_s *egl, jet__handle *h, int type, jet__ctx_resource *res,
+                          const char *kind, void (*release)(jet__ctx_resource *r),
+                          const char *fn);
+/* Undo jet__egl_adopt once the object is released (its context resource is
+ * already unlinked: by the destroy call, or by the context). */
+void jet__egl_disown(struct jet_egl_s *egl, jet__handle *h);
+
 /* UNSUPPORTED unless the display lists @ext (whose entry point @sym is needed). */
 jet_status jet__egl_need(const struct jet_egl_s *egl, const char *ext, const char *fn);
 

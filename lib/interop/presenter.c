@@ -85,8 +85,7 @@ static jet_status presenter_free(struct jet_presenter_s *p, const char *fn) {
   }
   jet_status st2 = jet__gl_view_destroy(&p->view, fn);
   if (st == JET_STATUS_OK) st = st2;
-  atomic_fetch_sub(&p->egl->users, 1);
-  jet__handle_unregister(&p->h);
+  jet__egl_disown(p->egl, &p->h);
   free(p);
   return st;
 }
@@ -112,14 +111,13 @@ jet_status jet_presenter_create(jet_egl egl, const jet_presenter_desc *desc, jet
     free(p);
     return st;
   }
-  st = jet__handle_register(&p->h, JET__H_PRESENTER, egl->h.ctx, __func__);
+  st = jet__egl_adopt(egl, &p->h, JET__H_PRESENTER, &p->res, "presenter", presenter_release,
+                      __func__);
   if (st != JET_STATUS_OK) {
     (void)jet__gl_view_destroy(&p->view, __func__);
     free(p);
     return st;
   }
-  atomic_fetch_add(&egl->users, 1);
-  jet__ctx_resource_add(egl->h.ctx, &p->res, "presenter", presenter_release);
   jet__log(JET_LOG_INFO, "presenter: %s %s %dx%d on %s", p->view.es ? "OpenGL ES 3" : "OpenGL core",
            p->view.is_window ? "window" : "pbuffer", desc->width, desc->height,
            p->view.renderer);
