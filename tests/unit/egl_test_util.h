@@ -90,21 +90,4 @@ static inline unsigned jt_gl_texture(const jt_gl *g, int w, int h, const void *r
 
 #endif /* JET_HAVE_EGL && JET_HAVE_GL */
 
-#if JET_HAVE_EGL
-/* Mesa's surfaceless display, initialised, or EGL_NO_DISPLAY (reason printed). */
-static inline EGLDisplay jt_mesa_display(const jet__egl_api *egl) {
-  if (!jet__ext_listed(egl->client_extensions, "EGL_MESA_platform_surfaceless")) {
-    fprintf(stderr, "no EGL_MESA_platform_surfaceless in: %s\n", egl->client_extensions);
-    return EGL_NO_DISPLAY;
-  }
-  EGLDisplay d = egl->eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-  EGLint ma, mi;
-  if (d == EGL_NO_DISPLAY || !egl->eglInitialize(d, &ma, &mi)) {
-    fprintf(stderr, "Mesa surfaceless display: EGL error 0x%x\n", (unsigned)egl->eglGetError());
-    return EGL_NO_DISPLAY;
-  }
-  return d;
-}
-#endif
-
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "egl_test_util.h"
+#include "test_gl_util.h"
 #include "internal.h"
 
 #if JET_HAVE_EGL
@@ -180,10 +181,11 @@ static void capture(jet_log_level level, const char *msg, void *user) {
  * GL textures, an extension the display lacks, wrong-context checks, and a
  * context destroyed with the binding alive. */
 TEST(egl_caller_display_mesa) {
-  const jet__egl_api *api;
-  if (jet__egl_load(&api, "test") != JET_STATUS_OK) SKIP(jet_last_error_string());
-  EGLDisplay dpy = jt_mesa_display(api);
-  if (dpy == EGL_NO_DISPLAY) SKIP("Mesa's surfaceless EGL platform is not usable here");
+  jt_mesa mesa;
+  char why[512];
+  if (jt_mesa_open(&mesa, why, sizeof why)) SKIP(why);
+  const jet__egl_api *api = mesa.egl;
+  EGLDisplay dpy = mesa.dpy;
   jt_gl g;
   if (jt_gl_context(&g, dpy)) SKIP("no GL context on Mesa's surfaceless display");
   struct jet_context_s c, other;
@@ -282,7 +284,7 @@ TEST(egl_caller_display_mesa) {
 
   g.gl->glDeleteTextures(1, &tex);
   jt_gl_done(&g);
-  api->eglTerminate(dpy);
+  jt_mesa_close(&mesa);
   return 0;
 }
 #endif /* JET_HAVE_GL */
