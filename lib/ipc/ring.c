@@ -184,7 +184,6 @@ static void admit(jet_ring r, jet_channel ch, const char *fn) {
   if (st == JET_STATUS_OK && m.type != JET__WIRE_HELLO)
     st = jet__error(JET_STATUS_PROTOCOL_ERROR, fn, "expected HELLO, got %s",
                     jet__wire_type_name(m.type));
-  for (int i = 0; st != JET_STATUS_OK && i < m.nfds; i++) close(m.fds[i]);
   if (st == JET_STATUS_OK) st = jet__wire_decode_hello(r->msg, m.len, m.nfds, &hello, fn);
   for (int i = 0; i < m.nfds; i++) close(m.fds[i]);
   if (st == JET_STATUS_OK && idx < 0) {
