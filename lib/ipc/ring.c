@@ -113,9 +113,13 @@ static jet_status check_end(jet_ring r, int producer, const char *fn) {
   return JET_STATUS_OK;
 }
 
-static jet_status send_msg(jet_channel ch, unsigned type, const unsigned char *buf, size_t len,
-                           const int *fds, int nfds, int timeout_ms) {
-  return jet_channel_send(ch, type, buf, len, fds, nfds, timeout_ms);
+/* One message into r->msg (the ring's receive buffer); the descriptors that
+ * came with it are in m->fds, the caller's to close. */
+static jet_status recv_msg(jet_ring r, jet_channel ch, int timeout_ms, jet_channel_msg *m) {
+  memset(m, 0, sizeof *m);
+  m->payload = r->msg;
+  m->capacity = JET__WIRE_WELCOME_MAX;
+  return jet_channel_recv(ch, timeout_ms, m);
 }
 
 /* ================================================================ producer */
@@ -175,11 +179,8 @@ static void admit(jet_ring r, jet_channel ch, const char *fn) {
   for (int i = 0; i < r->max_peers && idx < 0; i++)
     if (!r->peers[i].active) idx = i;
   jet_channel_msg m;
-  memset(&m, 0, sizeof m);
-  m.payload = r->msg;
-  m.capacity = JET__WIRE_WELCOME_MAX;
   /* A bounded wait: a silent client must not stall the producer. */
-  jet_status st = jet_channel_recv(ch, 200, &m);
+  jet_status st = recv_msg(r, ch, 200, &m);
   jet__wire_hello hello;
   if (st == JET_STATUS_OK && m.type != JET__WIRE_HELLO)
     st = jet__error(JET_STATUS_PROTOCOL_ERROR, fn, "expected HELLO, got %s",
@@ -190,7 +191,7 @@ static void admit(jet_ring r, jet_channel ch, const char *fn) {
     jet__wire_bye bye = {JET__WIRE_BYE_ERROR};
     size_t len;
     if (jet__wire_encode_bye(&bye, r->msg, JET__WIRE_WELCOME_MAX, &len) == JET_STATUS_OK)
-      (void)send_msg(ch, JET__WIRE_BYE, r->msg, len, NULL, 0, 0);
+      (void)jet_channel_send(ch, JET__WIRE_BYE, r->msg, len, NULL, 0, 0);
     st = jet__error(JET_STATUS_INVALID_STATE, fn, "%d consumers connected: no room",
                     r->max_peers);
   }
@@ -238,7 +239,7 @@ static void admit(jet_ring r, jet_channel ch, const char *fn) {
     }
     size_t len = 0;
     st = jet__wire_encode_welcome(&w, r->msg, JET__WIRE_WELCOME_MAX, &len);
-    if (st == JET_STATUS_OK) st = send_msg(ch, JET__WIRE_WELCOME, r->msg, len, fds, nfds, 1000);
+    if (st == JET_STATUS_OK) st = jet_channel_send(ch, JET__WIRE_WELCOME, r->msg, len, fds, nfds, 1000);
   }
   if (cfd >= 0) close(cfd); /* the mapping stays; the consumer has its own copy */
   if (st != JET_STATUS_OK) {
@@ -266,10 +267,7 @@ static void admit(jet_ring r, jet_channel ch, const char *fn) {
 static void drain_peer(jet_ring r, peer *p, const char *fn) {
   for (;;) {
     jet_channel_msg m;
-    memset(&m, 0, sizeof m);
-    m.payload = r->msg;
-    m.capacity = JET__WIRE_WELCOME_MAX;
-    jet_status st = jet_channel_recv(p->ch, 0, &m);
+    jet_status st = recv_msg(r, p->ch, 0, &m);
     for (int i = 0; i < m.nfds; i++) close(m.fds[i]);
     if (st == JET_STATUS_TIMEOUT) return;
     if (st == JET_STATUS_DISCONNECTED) return peer_drop(r, p, "went away");
@@ -552,7 +550,7 @@ jet_status jet_ring_publish(jet_ring r, jet_ring_frame *frame, jet_stream stream
       }
     }
     atomic_store_explicit(&p->ctl->word[s], word_of(seq, WORD_QUEUED), memory_order_release);
-    jet_status st = send_msg(p->ch, JET__WIRE_FRAME, buf, len, NULL, 0,
+    jet_status st = jet_channel_send(p->ch, JET__WIRE_FRAME, buf, len, NULL, 0,
                              p->policy == JET_RING_LOSSLESS ? 100 : 0);
     if (st == JET_STATUS_OK) {
       r->stats.delivered++;
@@ -572,7 +570,7 @@ jet_status jet_ring_publish(jet_ring r, jet_ring_frame *frame, jet_stream stream
 /* ================================================================ consumer */
 
 static jet_status import_slots(jet_ring r, jet_context ctx, const jet__wire_welcome *w,
-                               const int *fds, const char *fn) {
+                               const int *fds) {
   for (int s = 0; s < r->nslots; s++) {
     jet_ipc_memory_desc d;
     memset(&d, 0, sizeof d);
@@ -610,7 +608,6 @@ static jet_status import_slots(jet_ring r, jet_context ctx, const jet__wire_welc
     JET__TRY(jet_event_ipc_import(ctx, &eh, &r->ev[s]));
     JET__TRY(jet_event_create(ctx, 0, &r->done_ev[s]));
   }
-  (void)fn;
   return JET_STATUS_OK;
 }
 
@@ -691,14 +688,12 @@ jet_status jet_ring_connect(jet_context ctx, const jet_ring_consumer_desc *desc,
   size_t len = 0;
   if (st == JET_STATUS_OK)
     st = jet__wire_encode_hello(&hello, r->msg, JET__WIRE_WELCOME_MAX, &len);
-  if (st == JET_STATUS_OK) st = send_msg(r->ch, JET__WIRE_HELLO, r->msg, len, NULL, 0, desc->timeout_ms);
+  if (st == JET_STATUS_OK) st = jet_channel_send(r->ch, JET__WIRE_HELLO, r->msg, len, NULL, 0, desc->timeout_ms);
   jet_channel_msg m;
   memset(&m, 0, sizeof m);
-  m.payload = r->msg;
-  m.capacity = JET__WIRE_WELCOME_MAX;
   if (st == JET_STATUS_OK) {
     uint64_t t = now_ms();
-    st = jet_channel_recv(r->ch, t < deadline ? (int)(deadline - t) : 0, &m);
+    st = recv_msg(r, r->ch, t < deadline ? (int)(deadline - t) : 0, &m);
   }
   jet__wire_welcome *w = NULL;
   if (st == JET_STATUS_OK && m.type == JET__WIRE_BYE)
@@ -718,7 +713,7 @@ jet_status jet_ring_connect(jet_context ctx, const jet_ring_consumer_desc *desc,
     r->is_image = w->object == JET__WIRE_OBJECT_IMAGE;
     st = map_control(r, m.fds[0], w->control_size, __func__);
   }
-  if (st == JET_STATUS_OK) st = import_slots(r, ctx, w, m.fds, __func__);
+  if (st == JET_STATUS_OK) st = import_slots(r, ctx, w, m.fds);
   for (int i = 0; i < m.nfds; i++) close(m.fds[i]);
   free(w);
   if (st != JET_STATUS_OK) {
@@ -739,7 +734,7 @@ static void give_back(jet_ring r, int s) {
   unsigned char buf[JET__WIRE_RELEASE_SIZE];
   size_t len;
   if (!r->gone && jet__wire_encode_release(&rel, buf, sizeof buf, &len) == JET_STATUS_OK &&
-      send_msg(r->ch, JET__WIRE_RELEASE, buf, len, NULL, 0, 0) == JET_STATUS_DISCONNECTED)
+      jet_channel_send(r->ch, JET__WIRE_RELEASE, buf, len, NULL, 0, 0) == JET_STATUS_DISCONNECTED)
     r->gone = 1;
 }
 
@@ -758,10 +753,7 @@ static void unqueue(jet_ring r, const queued *q) {
 static jet_status receive(jet_ring r, int timeout_ms, const char *fn) {
   for (int first = 1;; first = 0) {
     jet_channel_msg m;
-    memset(&m, 0, sizeof m);
-    m.payload = r->msg;
-    m.capacity = JET__WIRE_WELCOME_MAX;
-    jet_status st = jet_channel_recv(r->ch, first ? timeout_ms : 0, &m);
+    jet_status st = recv_msg(r, r->ch, first ? timeout_ms : 0, &m);
     for (int i = 0; i < m.nfds; i++) close(m.fds[i]);
     if (st == JET_STATUS_TIMEOUT) return first ? st : JET_STATUS_OK;
     if (st == JET_STATUS_DISCONNECTED || (st == JET_STATUS_OK && m.type == JET__WIRE_BYE)) {
@@ -894,7 +886,7 @@ jet_status jet_ring_destroy(jet_ring r) {
     for (int c = 0; c < r->max_peers; c++) {
       peer *p = &r->peers[c];
       if (!p->active) continue;
-      (void)send_msg(p->ch, JET__WIRE_BYE, buf, len, NULL, 0, 0);
+      (void)jet_channel_send(p->ch, JET__WIRE_BYE, buf, len, NULL, 0, 0);
       munmap(p->ctl, CONTROL_SIZE);
       jet_channel_close(p->ch);
     }
@@ -911,7 +903,7 @@ jet_status jet_ring_destroy(jet_ring r) {
       r->qhead = (r->qhead + 1) % JET_RING_MAX_QUEUE;
       r->qlen--;
     }
-    if (!r->gone) (void)send_msg(r->ch, JET__WIRE_BYE, buf, len, NULL, 0, 0);
+    if (!r->gone) (void)jet_channel_send(r->ch, JET__WIRE_BYE, buf, len, NULL, 0, 0);
     free_consumer(r);
   }
   return JET_STATUS_OK;
