@@ -87,39 +87,28 @@ jet_status jet_egl_stream_destroy(jet_egl egl, void *stream) {
   return JET_STATUS_OK;
 }
 
-static jet_status query_state(const struct jet_egl_s *egl, EGLStreamKHR s,
-                              jet_egl_stream_state *out, const char *fn) {
-  EGLint v = 0;
-  if (!egl->api->eglQueryStreamKHR(egl->dpy, s, EGL_STREAM_STATE_KHR, &v))
-    return jet__egl_error(egl->api, fn, "eglQueryStreamKHR", NULL, "EGL_STREAM_STATE_KHR");
-  switch (v) {
-    case EGL_STREAM_STATE_CREATED_KHR: *out = JET_EGL_STREAM_CREATED; break;
-    case EGL_STREAM_STATE_CONNECTING_KHR: *out = JET_EGL_STREAM_CONNECTING; break;
-    case EGL_STREAM_STATE_EMPTY_KHR: *out = JET_EGL_STREAM_EMPTY; break;
-    case EGL_STREAM_STATE_NEW_FRAME_AVAILABLE_KHR: *out = JET_EGL_STREAM_NEW_FRAME; break;
-    case EGL_STREAM_STATE_OLD_FRAME_AVAILABLE_KHR: *out = JET_EGL_STREAM_OLD_FRAME; break;
-    case EGL_STREAM_STATE_DISCONNECTED_KHR: *out = JET_EGL_STREAM_DISCONNECTED; break;
-    default:
-      return jet__error(JET_STATUS_EGL_ERROR, fn, "unknown EGL stream state 0x%x", (unsigned)v);
-  }
-  return JET_STATUS_OK;
-}
-
-/* The state without recording anything: 1 when it could be read. */
-static int stream_state(const struct jet_egl_s *egl, EGLStreamKHR s, jet_egl_stream_state *out) {
+/* EGL_STREAM_STATE_KHR of @s: 1 when read. On failure the failure is recorded
+ * under @fn, or with @fn NULL nothing is (callers that only need a hint). */
+static int stream_state(const struct jet_egl_s *egl, EGLStreamKHR s, jet_egl_stream_state *out,
+                        const char *fn) {
   EGLint v = 0;
   if (!egl->api->eglQueryStreamKHR(egl->dpy, s, EGL_STREAM_STATE_KHR, &v)) {
-    (void)egl->api->eglGetError();
+    if (fn)
+      jet__egl_error(egl->api, fn, "eglQueryStreamKHR", NULL, "EGL_STREAM_STATE_KHR");
+    else
+      (void)egl->api->eglGetError();
     return 0;
   }
   switch (v) {
+    case EGL_STREAM_STATE_CREATED_KHR: *out = JET_EGL_STREAM_CREATED; return 1;
+    case EGL_STREAM_STATE_CONNECTING_KHR: *out = JET_EGL_STREAM_CONNECTING; return 1;
     case EGL_STREAM_STATE_EMPTY_KHR: *out = JET_EGL_STREAM_EMPTY; return 1;
     case EGL_STREAM_STATE_NEW_FRAME_AVAILABLE_KHR: *out = JET_EGL_STREAM_NEW_FRAME; return 1;
     case EGL_STREAM_STATE_OLD_FRAME_AVAILABLE_KHR: *out = JET_EGL_STREAM_OLD_FRAME; return 1;
     case EGL_STREAM_STATE_DISCONNECTED_KHR: *out = JET_EGL_STREAM_DISCONNECTED; return 1;
-    case EGL_STREAM_STATE_CONNECTING_KHR: *out = JET_EGL_STREAM_CONNECTING; return 1;
-    case EGL_STREAM_STATE_CREATED_KHR: *out = JET_EGL_STREAM_CREATED; return 1;
-    default: return 0;
+    default:
+      if (fn) jet__error(JET_STATUS_EGL_ERROR, fn, "unknown EGL stream state 0x%x", (unsigned)v);
+      return 0;
   }
 }
 
@@ -128,7 +117,8 @@ jet_status jet_egl_stream_get_state(jet_egl egl, void *stream, jet_egl_stream_st
   JET__ARG(stream, "stream is NULL");
   JET__ARG(state, "state is NULL");
   JET__TRY(jet__egl_need(egl, "EGL_KHR_stream", __func__));
-  return query_state(egl, (EGLStreamKHR)stream, state, __func__);
+  if (!stream_state(egl, (EGLStreamKHR)stream, state, __func__)) return jet_last_error()->status;
+  return JET_STATUS_OK;
 }
 
 /* After a failed stream call: DISCONNECTED when the other end has gone, else
@@ -136,7 +126,7 @@ jet_status jet_egl_stream_get_state(jet_egl egl, void *stream, jet_egl_stream_st
 static jet_status if_disconnected(const struct jet_egl_s *egl, EGLStreamKHR s, jet_status st,
                                   const char *who, const char *fn) {
   jet_egl_stream_state state;
-  if (!stream_state(egl, s, &state) || state != JET_EGL_STREAM_DISCONNECTED) return st;
+  if (!stream_state(egl, s, &state, NULL) || state != JET_EGL_STREAM_DISCONNECTED) return st;
   char last[256];
   snprintf(last, sizeof last, "%s", jet_last_error_string());
   return jet__error(JET_STATUS_DISCONNECTED, fn, "the EGLStream's %s has disconnected (%.200s)",
@@ -227,7 +217,7 @@ static jet_status wait_new_frame(struct jet_egl_consumer_s *c, uint64_t deadline
                                  unsigned timeout_us, const char *fn) {
   for (;;) {
     jet_egl_stream_state state;
-    if (!stream_state(c->egl, c->stream, &state)) return JET_STATUS_OK;
+    if (!stream_state(c->egl, c->stream, &state, NULL)) return JET_STATUS_OK;
     if (state == JET_EGL_STREAM_DISCONNECTED)
       return jet__error(JET_STATUS_DISCONNECTED, fn,
                         "the EGLStream's producer has disconnected: no frame will come");
@@ -268,7 +258,7 @@ jet_status jet_egl_consumer_acquire(jet_egl_consumer c, jet_stream stream, unsig
     cudaError_t e = cudaEGLStreamConsumerAcquireFrame(&c->conn, &r, &cu, left);
     if (e != cudaSuccess) {
       jet_egl_stream_state state;
-      int no_frame = stream_state(c->egl, c->stream, &state) &&
+      int no_frame = stream_state(c->egl, c->stream, &state, NULL) &&
                      (state == JET_EGL_STREAM_EMPTY || state == JET_EGL_STREAM_OLD_FRAME);
       if (no_frame) {
         /* The desktop driver answers a timeout with cudaErrorUnknown, not
@@ -474,7 +464,7 @@ jet_status jet_egl_producer_return(jet_egl_producer p, jet_stream stream, unsign
      * before anything was presented (desktop driver 580). */
     jet_egl_stream_state state;
     int retry = e == cudaErrorLaunchTimeout ||
-                (e == cudaErrorUnknown && stream_state(p->egl, p->stream, &state) &&
+                (e == cudaErrorUnknown && stream_state(p->egl, p->stream, &state, NULL) &&
                  state != JET_EGL_STREAM_DISCONNECTED);
     if (retry && now_us() >= deadline) {
       (void)cudaGetLastError();
