@@ -19,6 +19,7 @@ static struct {
   EGLDisplay dpy;
   int refs;
   int initialized_here;
+  EGLint major, minor;
 } displays[MAX_DISPLAYS];
 
 static jet_status display_ref(const jet__egl_api *api, EGLDisplay dpy, int *initialized_here,
@@ -49,13 +50,15 @@ static jet_status display_ref(const jet__egl_api *api, EGLDisplay dpy, int *init
       displays[slot].dpy = dpy;
       displays[slot].refs = 0;
       displays[slot].initialized_here = !was_initialized;
+      displays[slot].major = ma;
+      displays[slot].minor = mi;
     }
   }
   if (st == JET_STATUS_OK) {
     displays[slot].refs++;
     *initialized_here = displays[slot].initialized_here;
-    /* eglInitialize on an initialised display only reports the version. */
-    if (!api->eglInitialize(dpy, major, minor)) *major = *minor = 0;
+    *major = displays[slot].major;
+    *minor = displays[slot].minor;
   }
   pthread_mutex_unlock(&disp_lock);
   return st;
