@@ -360,14 +360,7 @@ jet_status jet_ipc_import_buffer(jet_context ctx, const jet_ipc_memory_desc *des
   b->depth = (size_t)desc->depth;
   b->pitch = (size_t)desc->pitch;
   b->size = (size_t)desc->data_size;
-  st = jet__handle_register(&b->h, JET__H_BUFFER, ctx, __func__);
-  if (st != JET_STATUS_OK) {
-    (void)jet__alloc_release(&b->mem, __func__);
-    free(b);
-    return st;
-  }
-  *out = b;
-  return JET_STATUS_OK;
+  return jet__buffer_register(ctx, b, out, __func__);
 }
 
 jet_status jet_ipc_import_image(jet_context ctx, const jet_ipc_memory_desc *desc, int fd,

@@ -299,9 +299,14 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
     free(b);
     return st;
   }
-  st = jet__handle_register(&b->h, JET__H_BUFFER, ctx, __func__);
+  return jet__buffer_register(ctx, b, out, __func__);
+}
+
+jet_status jet__buffer_register(struct jet_context_s *ctx, struct jet_buffer_s *b, jet_buffer *out,
+                                const char *fn) {
+  jet_status st = jet__handle_register(&b->h, JET__H_BUFFER, ctx, fn);
   if (st != JET_STATUS_OK) {
-    (void)jet__alloc_release(&b->mem, __func__);
+    (void)jet__alloc_release(&b->mem, fn);
     free(b);
     return st;
   }
@@ -361,14 +366,7 @@ jet_status jet_host_register(jet_context ctx, void *ptr, size_t bytes, unsigned 
   b->dev = d;
   b->width = b->pitch = b->size = bytes;
   b->height = b->depth = 1;
-  jet_status st = jet__handle_register(&b->h, JET__H_BUFFER, ctx, __func__);
-  if (st != JET_STATUS_OK) {
-    (void)cudaHostUnregister(ptr);
-    free(b);
-    return st;
-  }
-  *out = b;
-  return JET_STATUS_OK;
+  return jet__buffer_register(ctx, b, out, __func__);
 }
 
 jet_status jet__buffer_borrow(struct jet_context_s *ctx, void *dev, size_t bytes,

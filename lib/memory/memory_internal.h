@@ -20,6 +20,12 @@ struct jet_buffer_s {
   const char *lender; /* borrowed: what lends the memory (jet__buffer_borrow), else NULL */
 };
 
+/* Register the filled-in buffer @b (allocated with calloc, its memory in
+ * b->mem) as a live handle of @ctx and give it to *@out. On failure @b's
+ * memory is released and @b freed. */
+jet_status jet__buffer_register(struct jet_context_s *ctx, struct jet_buffer_s *b, jet_buffer *out,
+                                const char *fn);
+
 /* A DEVICE buffer over @bytes of device memory another jetrt object lends for
  * a while (a mapped GL buffer): jet_buffer_destroy refuses it, naming @lender;
  * the lender releases it with jet__buffer_release_borrowed. */
