@@ -168,7 +168,14 @@ static jet_status do_copy(const jet_copy_end *dst, const jet_copy_end *src, size
   if (r[0].ctx && r[1].ctx && r[0].ctx != r[1].ctx)
     return jet__error(JET_STATUS_WRONG_CONTEXT, fn, "dst and src belong to different contexts");
 
-  cudaStream_t cs = 0;
+  if (!ctx->info.unified_addressing)
+    return jet__error(JET_STATUS_UNSUPPORTED, fn,
+                      "device %d lacks unified addressing, which copies with cudaMemcpyDefault "
+                      "need",
+                      ctx->device);
+  /* As jet_memcpy: the synchronous copy is queued on the legacy default stream
+   * and waited for, since cudaMemcpy3D returns early for device-side copies. */
+  cudaStream_t cs = cudaStreamLegacy;
   if (async)
     JET__TRY(jet__stream_enter(stream, ctx, &cs, fn));
   else
@@ -194,10 +201,12 @@ static jet_status do_copy(const jet_copy_end *dst, const jet_copy_end *src, size
   }
   p.extent = jet__extent(w, h, d);
   p.kind = cudaMemcpyDefault;
-  cudaError_t e = async ? cudaMemcpy3DAsync(&p, cs) : cudaMemcpy3D(&p);
+  cudaError_t e = cudaMemcpy3DAsync(&p, cs);
   if (e != cudaSuccess)
-    return jet__cuda_error(e, fn, async ? "cudaMemcpy3DAsync" : "cudaMemcpy3D", NULL,
-                           "%zu x %zu x %zu texels of %zu bytes", w, h, d, texel);
+    return jet__cuda_error(e, fn, "cudaMemcpy3DAsync", NULL, "%zu x %zu x %zu texels of %zu bytes",
+                           w, h, d, texel);
+  if (!async && (e = cudaStreamSynchronize(cs)) != cudaSuccess)
+    return jet__cuda_error(e, fn, "cudaStreamSynchronize", NULL, NULL);
   return JET_STATUS_OK;
 }
 

@@ -700,25 +700,32 @@ TEST(gpu_texture_linear_memory) {
   REQUIRE_GPU();
   env e;
   if (env_open(&e)) return 1;
-  const size_t count = 301, skip = 32; /* texture from texel 32: byte offset 512 */
+  /* the texture starts at the first texture-aligned texel past the buffer's start */
+  int align_attr = 0;
+  CHECK(cudaDeviceGetAttribute(&align_attr, cudaDevAttrTextureAlignment, 0) == cudaSuccess);
+  size_t align = align_attr > 16 ? (size_t)align_attr : 32;
+  const size_t count = 301, total = count + 2 * align / 16;
   void *raw;
   float *val;
-  if (make_texels(F_F32, count + skip, &raw, &val)) return 1;
-  jet_buffer_desc bd = {JET_MEMORY_DEVICE, 0, (count + skip) * 16, 0, 0};
+  if (make_texels(F_F32, total, &raw, &val)) return 1;
+  jet_buffer_desc bd = {JET_MEMORY_DEVICE, 0, total * 16, 0, 0};
   jet_buffer b;
   CHECK_OK(jet_buffer_create(e.ctx, &bd, &b));
   void *dev;
   CHECK_OK(jet_buffer_device_ptr(b, &dev));
-  CHECK_OK(jet_memcpy(e.ctx, dev, raw, (count + skip) * 16));
+  CHECK_OK(jet_memcpy(e.ctx, dev, raw, total * 16));
+  size_t off = align - (size_t)(uintptr_t)dev % align; /* 1 .. align bytes, texel multiple */
+  CHECK_MSG(off % 16 == 0, "device pointer %p not 16-byte aligned", dev);
+  const size_t skip = off / 16;
   jet_texture_desc d;
   memset(&d, 0, sizeof d);
   jet_texture t;
   CHECK_OK(jet_texture_create_linear(b, skip * 16, count, fmt_of(F_F32), &d, &t));
   /* too long by one texel, and a misaligned start */
   jet_texture t2 = NULL;
-  CHECK_ST(jet_texture_create_linear(b, skip * 16, count + 1, fmt_of(F_F32), &d, &t2),
+  CHECK_ST(jet_texture_create_linear(b, skip * 16, total - skip + 1, fmt_of(F_F32), &d, &t2),
            JET_STATUS_INVALID_ARGUMENT);
-  CHECK_ST(jet_texture_create_linear(b, 16, 10, fmt_of(F_F32), &d, &t2),
+  CHECK_ST(jet_texture_create_linear(b, skip * 16 + 16, 10, fmt_of(F_F32), &d, &t2),
            JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "texture alignment"));
   unsigned long long obj;

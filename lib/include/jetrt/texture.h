@@ -215,7 +215,8 @@ typedef struct jet_copy_end {
 /**
  * jet_array_copy - copy a width x height x depth box of texels between an
  * array and host memory, a buffer, an image plane or another array
- * (cudaMemcpy3D), and wait for it. At least one end is an ARRAY; the texel
+ * (cudaMemcpy3DAsync on CUDA's legacy default stream, then waiting for it, so
+ * the data is in place on return, as jet_memcpy). At least one end is an ARRAY; the texel
  * size is that array's (two arrays must have the same texel size; an image
  * plane's pixel size must equal it). depth counts slices or layers; height and
  * depth 0 mean 1.
@@ -232,7 +233,8 @@ typedef struct jet_copy_end {
  *         JET_STATUS_OVERFLOW when offsets plus sizes overflow;
  *         JET_STATUS_INVALID_HANDLE for a bad array, buffer or image;
  *         JET_STATUS_WRONG_CONTEXT when handles belong to different contexts;
- *         or a CUDA status.
+ *         JET_STATUS_UNSUPPORTED on a device without unified addressing; or a
+ *         CUDA status.
  * Thread safety: safe from any thread; copies into one object must not race.
  */
 jet_status jet_array_copy(const jet_copy_end *dst, const jet_copy_end *src, size_t width,
