@@ -615,6 +615,12 @@ TEST(texture_copy_region_rules) {
   O.array = other;
   CHECK_ST(jet_array_copy(&O, &A, 2, 2, 1), JET_STATUS_WRONG_CONTEXT);
   CHECK_ST(jet_array_copy(&O, &I, 2, 2, 1), JET_STATUS_WRONG_CONTEXT);
+  /* a valid copy stops before CUDA where cudaMemcpyDefault cannot work */
+  c.info.unified_addressing = 0;
+  CHECK_ST(jet_array_copy(&A, &H, 2, 2, 1), JET_STATUS_UNSUPPORTED);
+  CHECK(has("unified addressing"));
+  CHECK_ST(jet_array_upload(a2, 1, host), JET_STATUS_UNSUPPORTED);
+  c.info.unified_addressing = 1;
   /* whole-level helpers */
   CHECK_ST(jet_array_upload(a2, 0, NULL), JET_STATUS_INVALID_ARGUMENT);
   CHECK_ST(jet_array_download(a2, 3, host), JET_STATUS_INVALID_ARGUMENT);
