@@ -637,3 +637,115 @@ TEST(texture_copy_region_rules) {
   jt_fake_context_done(&c2);
   return 0;
 }
+
+/* ------------------------------------------------------------ the CPU model of the GPU tests */
+
+#include "../ref/ref_texture.h"
+
+/* The model's index addressing against the PG's coordinate formulas for point
+ * sampling with normalised coordinates: wrap reads floor(frac(x) * N); mirror
+ * reads floor(m * N) with m = frac(x) for even floor(x), 1 - frac(x) for odd;
+ * clamp reads floor(min(max(x, 0), 1 - 1/N) * N). Coordinates stay 0.1 texel
+ * away from texel edges, as in the GPU tests. */
+TEST(texture_ref_address_matches_pg_formulas) {
+  for (int it = 0; it < 20000; it++) {
+    long n = 1 + (long)(jt_rand() % 40);
+    double u = (double)((long)(jt_rand() % (uint32_t)(6 * n)) - 3 * n) +
+               0.1 + 0.8 * (double)(jt_rand() % 1000) / 1000.0;
+    double x = u / (double)n, fl = floor(x), fr = x - fl;
+    long i = (long)floor(u);
+    long wrap = (long)floor(fr * (double)n);
+    long mirror = (long)floor(((long)fl % 2 == 0 ? fr : 1.0 - fr) * (double)n);
+    double xc = x < 0 ? 0 : (x > 1.0 - 1.0 / (double)n ? 1.0 - 1.0 / (double)n : x);
+    long clamp = (long)floor(xc * (double)n);
+    CHECK_MSG(ref_tex_address(JET_ADDRESS_WRAP, i, n) == wrap, "wrap n %ld u %.3f", n, u);
+    CHECK_MSG(ref_tex_address(JET_ADDRESS_MIRROR, i, n) == mirror, "mirror n %ld u %.3f: %ld vs %ld",
+              n, u, ref_tex_address(JET_ADDRESS_MIRROR, i, n), mirror);
+    CHECK_MSG(ref_tex_address(JET_ADDRESS_CLAMP, i, n) == clamp, "clamp n %ld u %.3f", n, u);
+    CHECK(ref_tex_address(JET_ADDRESS_BORDER, i, n) == (i < 0 || i >= n ? -1 : i));
+  }
+  return 0;
+}
+
+TEST(texture_ref_linear_weights) {
+  float t[2 * 4] = {10, -4, 0, 1, 30, 4, 256, 2};
+  ref_tex_model m = {{2, 1, 1}, t, {JET_ADDRESS_CLAMP, 0, 0}, {7, 7, 7, 7}, 1, 0, 0.0};
+  float c[4] = {0}, out[4], tol[4];
+  /* x = 1.0: xB = 0.5, halfway */
+  c[0] = 1.0f;
+  ref_tex_fetch(&m, 1, c, out, tol);
+  CHECK(out[0] == 20.0f && out[1] == 0.0f && out[2] == 128.0f && out[3] == 1.5f);
+  CHECK(fabsf(tol[0] - 20.0f / 256.0f) < 1e-3f);
+  /* texel centres read the texel, clamp beyond the edges */
+  c[0] = 0.5f;
+  ref_tex_fetch(&m, 1, c, out, tol);
+  CHECK(out[0] == 10.0f);
+  c[0] = 1.25f; /* xB = 0.75 */
+  ref_tex_fetch(&m, 1, c, out, tol);
+  CHECK(out[0] == 25.0f);
+  c[0] = 9.0f;
+  ref_tex_fetch(&m, 1, c, out, tol);
+  CHECK(out[0] == 30.0f);
+  /* x = 1.3: xB = 0.8, a weight held as 205/256 */
+  c[0] = 1.3f;
+  ref_tex_fetch(&m, 1, c, out, tol);
+  CHECK_MSG(fabsf(out[0] - (10.0f + 20.0f * 205.0f / 256.0f)) < 1e-4f, "%g", out[0]);
+  /* border: half of the edge texel, half of the border colour */
+  m.am[0] = JET_ADDRESS_BORDER;
+  c[0] = 0.0f;
+  ref_tex_fetch(&m, 1, c, out, tol);
+  CHECK(out[0] == 8.5f);
+  /* point sampling, normalised: x = 0.75 of 2 texels is texel 1, exactly */
+  m.linear = 0;
+  m.norm = 1;
+  c[0] = 0.75f;
+  ref_tex_fetch(&m, 1, c, out, tol);
+  CHECK(out[0] == 30.0f && tol[0] == 0.0f);
+  return 0;
+}
+
+TEST(texture_ref_cube_faces_round_trip) {
+  /* the six major axes */
+  static const float axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  for (int f = 0; f < 6; f++) {
+    int face;
+    double u, v;
+    ref_tex_cube_face(axes[f], &face, &u, &v);
+    CHECK(face == f && u == 0.5 && v == 0.5);
+  }
+  /* +X: s = -z, t = -y; +Y: s = x, t = z; -Z: s = -x, t = -y */
+  float d[3] = {2, -1, 1};
+  int face;
+  double u, v;
+  ref_tex_cube_face(d, &face, &u, &v);
+  CHECK(face == 0 && u == 0.25 && v == 0.75);
+  float d2[3] = {0.5f, 4, -2};
+  ref_tex_cube_face(d2, &face, &u, &v);
+  CHECK(face == 2 && u == 0.5625 && v == 0.25);
+  float d3[3] = {1, 1, -2};
+  ref_tex_cube_face(d3, &face, &u, &v);
+  CHECK(face == 5 && u == 0.25 && v == 0.25);
+  for (int it = 0; it < 10000; it++) {
+    int f = (int)(jt_rand() % 6);
+    double uu = 0.02 + 0.96 * (jt_rand() % 10000) / 10000.0, vv = 0.02 + 0.96 * (jt_rand() % 10000) / 10000.0;
+    float dir[3];
+    ref_tex_cube_dir(f, uu, vv, 0.25 + (jt_rand() % 100) / 10.0, dir);
+    ref_tex_cube_face(dir, &face, &u, &v);
+    CHECK_MSG(face == f && fabs(u - uu) < 1e-5 && fabs(v - vv) < 1e-5,
+              "face %d (%.4f, %.4f) -> face %d (%.4f, %.4f)", f, uu, vv, face, u, v);
+  }
+  return 0;
+}
+
+TEST(texture_ref_half_and_srgb) {
+  CHECK(ref_tex_half_to_float(0x3c00) == 1.0f);
+  CHECK(ref_tex_half_to_float(0xc000) == -2.0f);
+  CHECK(ref_tex_half_to_float(0x0001) == ldexpf(1.0f, -24));
+  CHECK(ref_tex_half_to_float(0x7bff) == 65504.0f);
+  CHECK(ref_tex_half_to_float(0x3555) == 0.333251953125f);
+  CHECK(ref_tex_srgb_to_linear(0.0f) == 0.0f);
+  CHECK(fabsf(ref_tex_srgb_to_linear(1.0f) - 1.0f) < 1e-6f);
+  CHECK(fabsf(ref_tex_srgb_to_linear(0.5f) - 0.21404f) < 1e-4f);
+  CHECK(ref_tex_hash(1, 2, 3, 4) != ref_tex_hash(2, 1, 3, 4));
+  return 0;
+}

@@ -24,6 +24,7 @@
 
 #include "test.h"
 #include "jet-tests_kernels.h"
+#include "../ref/ref_texture.h"
 
 /* ------------------------------------------------------------ environment */
 
@@ -74,12 +75,6 @@ static int fetch(env *e, const char *name, unsigned long long tex, const float *
 static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(jt_rand() >> 8) / 16777216.0f; }
 static int irand(int lo, int hi) { return lo + (int)(jt_rand() % (uint32_t)(hi - lo)); }
 
-static float half_to_float(uint16_t h) {
-  int s = h >> 15, ex = (h >> 10) & 31, m = h & 1023;
-  float v = ex == 0 ? ldexpf((float)m, -24) : ldexpf((float)(m + 1024), ex - 25);
-  return s ? -v : v;
-}
-
 /* Formats the fetch tests use, all 4 channels (the kernels fetch float4). */
 typedef enum tfmt {
   F_F32,      /* F32 x 4, element read */
@@ -127,7 +122,7 @@ static int make_texels(tfmt f, size_t n, void **raw, float **val) {
       case F_F16: {
         uint16_t h = (uint16_t)((jt_rand() & 0x83ffu) | ((uint32_t)irand(1, 30) << 10));
         ((uint16_t *)*raw)[i] = h;
-        (*val)[i] = half_to_float(h);
+        (*val)[i] = ref_tex_half_to_float(h);
         break;
       }
       default: {
@@ -141,82 +136,8 @@ static int make_texels(tfmt f, size_t n, void **raw, float **val) {
   return 0;
 }
 
-/* ------------------------------------------------------------ the CPU model */
-
-typedef struct model {
-  size_t n[3];          /* extent per dimension (1 where unused) */
-  const float *t;       /* n[0] * n[1] * n[2] texels of 4 floats, x fastest */
-  jet_address_mode am[3];
-  float border[4];
-  int linear, norm;
-  double extra_tol;     /* added to every tolerance (normalised reads) */
-} model;
-
-static const char *const am_names[] = {"clamp", "wrap", "mirror", "border"};
-
-/* Texel index after the address mode, or -1 for the border. */
-static long address(jet_address_mode m, long i, long n) {
-  switch (m) {
-    case JET_ADDRESS_WRAP: return ((i % n) + n) % n;
-    case JET_ADDRESS_MIRROR: {
-      long k = ((i % (2 * n)) + 2 * n) % (2 * n);
-      return k < n ? k : 2 * n - 1 - k;
-    }
-    case JET_ADDRESS_BORDER: return (i < 0 || i >= n) ? -1 : i;
-    default: return i < 0 ? 0 : (i >= n ? n - 1 : i);
-  }
-}
-
-/* Fetch at @c (dims coordinates) into @out, with a tolerance per channel. */
-static void model_fetch(const model *m, int dims, const float *c, float out[4], float tol[4]) {
-  long idx[3][2];
-  double w[3][2];
-  for (int k = 0; k < 3; k++) {
-    idx[k][0] = idx[k][1] = 0;
-    w[k][0] = 1.0;
-    w[k][1] = 0.0;
-    if (k >= dims) continue;
-    double u = m->norm ? (double)c[k] * (double)m->n[k] : (double)c[k];
-    if (m->linear) {
-      u -= 0.5;
-      double i0 = floor(u), a = u - i0;
-      a = floor(a * 256.0 + 0.5) / 256.0;
-      idx[k][0] = (long)i0;
-      idx[k][1] = (long)i0 + 1;
-      w[k][0] = 1.0 - a;
-      w[k][1] = a;
-    } else {
-      idx[k][0] = idx[k][1] = (long)floor(u);
-    }
-  }
-  double acc[4] = {0, 0, 0, 0}, lo[4], hi[4];
-  for (int ch = 0; ch < 4; ch++) lo[ch] = INFINITY, hi[ch] = -INFINITY;
-  for (int corner = 0; corner < (1 << dims); corner++) {
-    double wt = 1.0;
-    long at[3] = {0, 0, 0};
-    int border = 0;
-    for (int k = 0; k < 3; k++) {
-      int b = (corner >> k) & 1;
-      if (k >= dims) continue;
-      wt *= w[k][b];
-      at[k] = address(m->am[k], idx[k][b], (long)m->n[k]);
-      if (at[k] < 0) border = 1;
-    }
-    const float *v = m->border;
-    if (!border) v = m->t + 4 * ((size_t)at[0] + m->n[0] * ((size_t)at[1] + m->n[1] * (size_t)at[2]));
-    for (int ch = 0; ch < 4; ch++) {
-      acc[ch] += wt * v[ch];
-      if (v[ch] < lo[ch]) lo[ch] = v[ch];
-      if (v[ch] > hi[ch]) hi[ch] = v[ch];
-    }
-  }
-  for (int ch = 0; ch < 4; ch++) {
-    out[ch] = (float)acc[ch];
-    tol[ch] = m->linear ? (float)((hi[ch] - lo[ch]) * dims / 256.0 + 1e-5 * (1.0 + fabs(acc[ch])))
-                        : 0.0f;
-    tol[ch] += (float)(m->extra_tol * (1.0 + fabs(acc[ch])));
-  }
-}
+/* ------------------------------------------------------------ coordinates and comparison
+ * (the model itself is tests/ref/ref_texture.c) */
 
 /* One coordinate along a dimension of @n texels: a texel centre (a third of
  * the time) or a point at least 0.1 texel from an edge, from -n-2 to 2n+2
@@ -230,11 +151,11 @@ static float coord(size_t n, int norm, int inside) {
 
 /* Compare @n fetches; print up to 8 mismatches. Returns the mismatch count. */
 static int compare(const char *what, int n, int dims, const float *coords, const float *got,
-                   const model *m) {
+                   const ref_tex_model *m) {
   int bad = 0;
   for (int i = 0; i < n; i++) {
     float ref[4], tol[4];
-    model_fetch(m, dims, coords + 4 * i, ref, tol);
+    ref_tex_fetch(m, dims, coords + 4 * i, ref, tol);
     int ok = 1;
     for (int ch = 0; ch < 4; ch++)
       if (!(fabsf(got[4 * i + ch] - ref[ch]) <= tol[ch])) ok = 0;
@@ -318,13 +239,13 @@ TEST(gpu_texture_2d_address_filter_modes) {
           }
           if (fetch(&e, f == F_U8_ELEM ? "jt_tex2d_uchar4" : "jt_tex2d", obj, coords, N, 0, got))
             return 1;
-          model m = {{w, h, 1}, val, {d.address[0], d.address[1], JET_ADDRESS_CLAMP},
+          ref_tex_model m = {{w, h, 1}, val, {d.address[0], d.address[1], JET_ADDRESS_CLAMP},
                      {d.border_color[0], d.border_color[1], d.border_color[2], d.border_color[3]},
                      lin, d.normalized_coords, 0.0};
           if (d.read_mode == JET_READ_NORMALIZED_FLOAT) m.extra_tol = lin ? 2e-3 : 1e-6;
           char what[160];
           snprintf(what, sizeof what, "2D %zux%zu %s, address (%s, %s), %s, %s coords", w, h,
-                   fmt_names[f], am_names[d.address[0]], am_names[d.address[1]],
+                   fmt_names[f], ref_tex_am_names[d.address[0]], ref_tex_am_names[d.address[1]],
                    lin ? "linear" : "point", d.normalized_coords ? "normalised" : "texel");
           failures += compare(what, N, 2, coords, got, &m) != 0;
           CHECK_OK(jet_texture_destroy(t));
@@ -382,13 +303,13 @@ static int run_kind(env *e, jet_array_kind kind, size_t w, size_t h, size_t dd, 
       /* layered: compare layer by layer, the model over that layer's texels */
       size_t per_layer = w * hh * (dd ? dd : 1);
       for (int i = 0; i < N; i++) {
-        model m = {{ext[0], ext[1], ext[2]}, val + 4 * per_layer * (size_t)layer_of[i],
+        ref_tex_model m = {{ext[0], ext[1], ext[2]}, val + 4 * per_layer * (size_t)layer_of[i],
                    {d.address[0], d.address[1], d.address[2]},
                    {d.border_color[0], d.border_color[1], d.border_color[2], d.border_color[3]},
                    lin, d.normalized_coords, 0.0};
         char what[160];
         snprintf(what, sizeof what, "%s %zux%zux%zu layers %zu, %s, %s, %s coords, layer %d",
-                 kernel, w, h, dd, layers, am_names[ams[mi]], lin ? "linear" : "point",
+                 kernel, w, h, dd, layers, ref_tex_am_names[ams[mi]], lin ? "linear" : "point",
                  d.normalized_coords ? "normalised" : "texel", layer_of[i]);
         if (compare(what, 1, dims, coords + 4 * i, got + 4 * i, &m)) {
           fprintf(stderr, "  (sample %d of %d)\n", i, N);
@@ -422,46 +343,6 @@ TEST(gpu_texture_1d_3d_layered) {
 
 /* ------------------------------------------------------------ cubemaps */
 
-/* Direction for face @face at face coordinates (u, v) in [0, 1]: the inverse
- * of the PG's table, scaled by @r > 0. */
-static void cube_dir(int face, double u, double v, double r, float out[3]) {
-  double s = 2 * u - 1, t = 2 * v - 1, x = 0, y = 0, z = 0;
-  switch (face) {
-    case 0: x = 1, z = -s, y = -t; break;
-    case 1: x = -1, z = s, y = -t; break;
-    case 2: y = 1, x = s, z = t; break;
-    case 3: y = -1, x = s, z = -t; break;
-    case 4: z = 1, x = s, y = -t; break;
-    default: z = -1, x = -s, y = -t; break;
-  }
-  out[0] = (float)(x * r);
-  out[1] = (float)(y * r);
-  out[2] = (float)(z * r);
-}
-
-/* The PG's table: face and face coordinates of direction @c. */
-static void cube_face(const float *c, int *face, double *u, double *v) {
-  double x = c[0], y = c[1], z = c[2], ax = fabs(x), ay = fabs(y), az = fabs(z), m, s, t;
-  if (ax >= ay && ax >= az) {
-    m = ax;
-    *face = x >= 0 ? 0 : 1;
-    s = x >= 0 ? -z : z;
-    t = -y;
-  } else if (ay >= az) {
-    m = ay;
-    *face = y >= 0 ? 2 : 3;
-    s = x;
-    t = y >= 0 ? z : -z;
-  } else {
-    m = az;
-    *face = z >= 0 ? 4 : 5;
-    s = z >= 0 ? x : -x;
-    t = -y;
-  }
-  *u = (s / m + 1) / 2;
-  *v = (t / m + 1) / 2;
-}
-
 static int run_cube(env *e, int layered) {
   size_t w = 5, cubes = layered ? 3 : 1, layers = 6 * cubes;
   void *raw;
@@ -484,7 +365,7 @@ static int run_cube(env *e, int layered) {
     int face = irand(0, 6);
     double u = (irand(0, (int)w) + frand(0.1f, 0.9f)) / (double)w;
     double v = (irand(0, (int)w) + frand(0.1f, 0.9f)) / (double)w;
-    cube_dir(face, u, v, frand(0.25f, 8.0f), coords + 4 * i);
+    ref_tex_cube_dir(face, u, v, frand(0.25f, 8.0f), coords + 4 * i);
     coords[4 * i + 3] = (float)irand(0, (int)cubes);
   }
   if (fetch(e, layered ? "jt_tex_cubemap_layered" : "jt_tex_cubemap", obj, coords, N, 0, got))
@@ -493,9 +374,9 @@ static int run_cube(env *e, int layered) {
   for (int i = 0; i < N; i++) {
     int face;
     double u, v;
-    cube_face(coords + 4 * i, &face, &u, &v);
-    long ti = address(JET_ADDRESS_CLAMP, (long)floor(u * (double)w), (long)w);
-    long tj = address(JET_ADDRESS_CLAMP, (long)floor(v * (double)w), (long)w);
+    ref_tex_cube_face(coords + 4 * i, &face, &u, &v);
+    long ti = ref_tex_address(JET_ADDRESS_CLAMP, (long)floor(u * (double)w), (long)w);
+    long tj = ref_tex_address(JET_ADDRESS_CLAMP, (long)floor(v * (double)w), (long)w);
     size_t layer = 6 * (size_t)coords[4 * i + 3] + (size_t)face;
     const float *ref = val + 4 * ((layer * w + (size_t)tj) * w + (size_t)ti);
     if (memcmp(ref, got + 4 * i, 4 * sizeof(float)) != 0 && bad++ < 8)
@@ -595,7 +476,7 @@ TEST(gpu_texture_mipmap_levels) {
           if (eff < (int)clamps[ci][0]) eff = (int)clamps[ci][0];
           if (eff > (int)clamps[ci][1]) eff = (int)clamps[ci][1];
         }
-        model m = {{lw[eff], lh[eff], 1}, val[eff], {JET_ADDRESS_WRAP, JET_ADDRESS_CLAMP, 0},
+        ref_tex_model m = {{lw[eff], lh[eff], 1}, val[eff], {JET_ADDRESS_WRAP, JET_ADDRESS_CLAMP, 0},
                    {0, 0, 0, 0}, lin, 1, 0.0};
         char what[128];
         snprintf(what, sizeof what, "mipmap lod %d (clamp [%g, %g] -> level %d), %s", lod[i],
@@ -624,7 +505,7 @@ TEST(gpu_texture_mipmap_levels) {
     coords[4 * i + 2] = coords[4 * i + 3] = 0.0f;
   }
   if (fetch(&e, "jt_tex2d_lod", obj, coords, N, 0, got)) return 1;
-  model m = {{lw[0], lh[0], 1}, val[0], {0, 0, 0}, {0, 0, 0, 0}, 1, 1, 0.0};
+  ref_tex_model m = {{lw[0], lh[0], 1}, val[0], {0, 0, 0}, {0, 0, 0, 0}, 1, 1, 0.0};
   failures += compare("mipmap level 0 with max_anisotropy 8", N, 2, coords, got, &m) != 0;
   CHECK_OK(jet_texture_destroy(t));
   for (unsigned l = 0; l < levels; l++) free(val[l]);
@@ -665,8 +546,8 @@ TEST(gpu_texture_gather) {
     if (fetch(&e, "jt_tex2d_gather", obj, coords, N, comp, got)) return 1;
     for (int i = 0; i < N; i++) {
       long i0 = (long)floor(coords[4 * i] - 0.5), j0 = (long)floor(coords[4 * i + 1] - 0.5);
-      long xs[2] = {address(JET_ADDRESS_CLAMP, i0, (long)w), address(JET_ADDRESS_CLAMP, i0 + 1, (long)w)};
-      long ys[2] = {address(JET_ADDRESS_CLAMP, j0, (long)h), address(JET_ADDRESS_CLAMP, j0 + 1, (long)h)};
+      long xs[2] = {ref_tex_address(JET_ADDRESS_CLAMP, i0, (long)w), ref_tex_address(JET_ADDRESS_CLAMP, i0 + 1, (long)w)};
+      long ys[2] = {ref_tex_address(JET_ADDRESS_CLAMP, j0, (long)h), ref_tex_address(JET_ADDRESS_CLAMP, j0 + 1, (long)h)};
       /* (i0, j1), (i1, j1), (i1, j0), (i0, j0) */
       static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
       float ref[4];
@@ -791,7 +672,7 @@ TEST(gpu_texture_pitch2d_and_image) {
     coords[4 * i + 2] = coords[4 * i + 3] = 0.0f;
   }
   if (fetch(&e, "jt_tex2d", obj, coords, N, 0, got)) return 1;
-  model m = {{w, h, 1}, val, {JET_ADDRESS_BORDER, JET_ADDRESS_CLAMP, 0},
+  ref_tex_model m = {{w, h, 1}, val, {JET_ADDRESS_BORDER, JET_ADDRESS_CLAMP, 0},
              {d.border_color[0], d.border_color[1], d.border_color[2], d.border_color[3]},
              1, 0, 2e-3};
   failures += compare("pitch-2D U8x4 bilinear, border/clamp", N, 2, coords, got, &m) != 0;
@@ -820,7 +701,7 @@ TEST(gpu_texture_pitch2d_and_image) {
     coords[4 * i + 2] = coords[4 * i + 3] = 0.0f;
   }
   if (fetch(&e, "jt_tex2d", obj, coords, N, 0, got)) return 1;
-  model mi = {{w, h, 1}, val, {JET_ADDRESS_MIRROR, JET_ADDRESS_WRAP, 0}, {0, 0, 0, 0}, 0, 1, 1e-6};
+  ref_tex_model mi = {{w, h, 1}, val, {JET_ADDRESS_MIRROR, JET_ADDRESS_WRAP, 0}, {0, 0, 0, 0}, 0, 1, 1e-6};
   failures += compare("RGBA8 image plane, point, mirror/wrap", N, 2, coords, got, &mi) != 0;
   CHECK_OK(jet_texture_destroy(t));
   CHECK_OK(jet_image_destroy(img));
@@ -847,7 +728,7 @@ TEST(gpu_texture_pitch2d_and_image) {
     coords[4 * i + 2] = coords[4 * i + 3] = 0.0f;
   }
   if (fetch(&e, "jt_tex2d_f1", obj, coords, N, 0, got)) return 1;
-  model mg = {{w, h, 1}, gval, {0, 0, 0}, {0, 0, 0, 0}, 1, 1, 2e-3};
+  ref_tex_model mg = {{w, h, 1}, gval, {0, 0, 0}, {0, 0, 0, 0}, 1, 1, 2e-3};
   failures += compare("jet_image_texture GRAY8", N, 2, coords, got, &mg) != 0;
   CHECK_OK(jet_texture_destroy(t));
   CHECK_OK(jet_image_destroy(img));
@@ -859,10 +740,6 @@ TEST(gpu_texture_pitch2d_and_image) {
 
 /* ------------------------------------------------------------ sRGB */
 
-static float srgb_to_linear(float c) {
-  return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
-}
-
 TEST(gpu_texture_srgb) {
   REQUIRE_GPU();
   env e;
@@ -872,7 +749,7 @@ TEST(gpu_texture_srgb) {
   float *val;
   if (make_texels(F_U8_NORM, w * h, &raw, &val)) return 1;
   for (size_t i = 0; i < w * h; i++) /* R, G, B converted; alpha is not */
-    for (int ch = 0; ch < 3; ch++) val[4 * i + ch] = srgb_to_linear(val[4 * i + ch]);
+    for (int ch = 0; ch < 3; ch++) val[4 * i + ch] = ref_tex_srgb_to_linear(val[4 * i + ch]);
   jet_array a;
   CHECK_OK(new_array(e.ctx, JET_ARRAY_2D, fmt_of(F_U8_NORM), w, h, 0, 0, 0, 0, &a));
   CHECK_OK(jet_array_upload(a, 0, raw));
@@ -893,7 +770,7 @@ TEST(gpu_texture_srgb) {
   }
   if (fetch(&e, "jt_tex2d", obj, coords, N, 0, got)) return 1;
   /* the hardware's conversion is tabulated: within 1/1000 of the formula */
-  model m = {{w, h, 1}, val, {0, 0, 0}, {0, 0, 0, 0}, 0, 0, 1e-3};
+  ref_tex_model m = {{w, h, 1}, val, {0, 0, 0}, {0, 0, 0, 0}, 0, 0, 1e-3};
   int bad = compare("sRGB U8x4", N, 2, coords, got, &m);
   CHECK_OK(jet_texture_destroy(t));
   CHECK_OK(jet_array_destroy(a));
@@ -1091,23 +968,13 @@ TEST(gpu_texture_copy_regions) {
 
 /* ------------------------------------------------------------ surfaces */
 
-static uint32_t texel_hash(uint32_t x, uint32_t y, uint32_t z, uint32_t seed) {
-  uint32_t h = seed ^ (x * 0x9e3779b1u) ^ (y * 0x85ebca6bu) ^ (z * 0xc2b2ae35u);
-  h ^= h >> 16;
-  h *= 0x7feb352du;
-  h ^= h >> 15;
-  h *= 0x846ca68bu;
-  h ^= h >> 16;
-  return h;
-}
-
 static int check_hashes(const uint32_t *got, size_t w, size_t h, size_t d, uint32_t seed,
                         const char *what) {
   int bad = 0;
   for (size_t z = 0; z < d; z++)
     for (size_t y = 0; y < h; y++)
       for (size_t x = 0; x < w; x++) {
-        uint32_t want = texel_hash((uint32_t)x, (uint32_t)y, (uint32_t)z, seed);
+        uint32_t want = ref_tex_hash((uint32_t)x, (uint32_t)y, (uint32_t)z, seed);
         uint32_t g = got[(z * h + y) * w + x];
         if (g != want && bad++ < 8)
           fprintf(stderr, "%s: texel (%zu, %zu, %zu): got 0x%08x, expected 0x%08x (seed 0x%08x)\n",
