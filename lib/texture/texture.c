@@ -121,7 +121,8 @@ static jet_status check_desc(const jet_texture_desc *d, jet_texel_format f, mem_
   return JET_STATUS_OK;
 }
 
-static struct cudaTextureDesc cuda_desc(const jet_texture_desc *d, const struct jet_array_s *a) {
+struct cudaTextureDesc jet__texture_cuda_desc(const jet_texture_desc *d,
+                                              const struct jet_array_s *a) {
   struct cudaTextureDesc t;
   memset(&t, 0, sizeof t);
   static const enum cudaTextureAddressMode am[] = {cudaAddressModeClamp, cudaAddressModeWrap,
@@ -150,7 +151,7 @@ static jet_status new_texture(struct jet_context_s *ctx, const struct cudaResour
                               const jet_texture_desc *d, struct jet_array_s *a, jet_texture *out,
                               const char *what, const char *fn) {
   JET__TRY(jet__ctx_activate(ctx, fn));
-  struct cudaTextureDesc td = cuda_desc(d, a);
+  struct cudaTextureDesc td = jet__texture_cuda_desc(d, a);
   struct jet_texture_s *t = calloc(1, sizeof *t);
   if (!t) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a texture");
   cudaError_t e = cudaCreateTextureObject(&t->obj, rd, &td, NULL);

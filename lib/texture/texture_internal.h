@@ -47,4 +47,10 @@ jet_status jet__array_level(const struct jet_array_s *a, unsigned level, cudaArr
 /* The CUDA channel descriptor of a valid format. */
 struct cudaChannelFormatDesc jet__channel_desc(jet_texel_format f);
 
+/* The CUDA texture description of a checked @d over @a (NULL for buffer and
+ * image memory): enums mapped, max_anisotropy 0 made 1, and for a mipmapped
+ * array a level clamp of [0, 0] widened to the whole chain. */
+struct cudaTextureDesc jet__texture_cuda_desc(const jet_texture_desc *d,
+                                              const struct jet_array_s *a);
+
 #endif /* JET_TEXTURE_INTERNAL_H */

@@ -749,3 +749,50 @@ TEST(texture_ref_half_and_srgb) {
   CHECK(ref_tex_hash(1, 2, 3, 4) != ref_tex_hash(2, 1, 3, 4));
   return 0;
 }
+
+TEST(texture_cuda_desc_translation) {
+  struct jet_context_s c;
+  CHECK(jt_fake_context(&c, NULL));
+  struct jet_array_s *mip = fake_array(&c, JET_ARRAY_2D, JET_CHANNEL_F32, 4, 16, 9, 0, 0, 5, 0);
+  struct jet_array_s *plain = fake_array(&c, JET_ARRAY_2D, JET_CHANNEL_F32, 4, 16, 9, 0, 0, 0, 0);
+  CHECK(mip && plain);
+  jet_texture_desc d;
+  memset(&d, 0, sizeof d);
+  struct cudaTextureDesc t = jet__texture_cuda_desc(&d, plain);
+  /* zero is clamp / point / element / unnormalised, anisotropy 1 */
+  CHECK(t.addressMode[0] == cudaAddressModeClamp && t.addressMode[1] == cudaAddressModeClamp &&
+        t.addressMode[2] == cudaAddressModeClamp);
+  CHECK(t.filterMode == cudaFilterModePoint && t.readMode == cudaReadModeElementType);
+  CHECK(t.normalizedCoords == 0 && t.sRGB == 0 && t.maxAnisotropy == 1);
+  CHECK(t.maxMipmapLevelClamp == 0.0f && t.seamlessCubemap == 0);
+  /* [0, 0] on a mipmapped array is the whole chain */
+  t = jet__texture_cuda_desc(&d, mip);
+  CHECK(t.minMipmapLevelClamp == 0.0f && t.maxMipmapLevelClamp == 4.0f);
+  d.min_mip_level = 1.0f;
+  d.max_mip_level = 2.5f;
+  d.mip_bias = -0.5f;
+  d.mipmap_filter = JET_FILTER_LINEAR;
+  t = jet__texture_cuda_desc(&d, mip);
+  CHECK(t.minMipmapLevelClamp == 1.0f && t.maxMipmapLevelClamp == 2.5f &&
+        t.mipmapLevelBias == -0.5f && t.mipmapFilterMode == cudaFilterModeLinear);
+  d.address[0] = JET_ADDRESS_WRAP;
+  d.address[1] = JET_ADDRESS_MIRROR;
+  d.address[2] = JET_ADDRESS_BORDER;
+  d.filter = JET_FILTER_LINEAR;
+  d.read_mode = JET_READ_NORMALIZED_FLOAT;
+  d.normalized_coords = 7;
+  d.srgb = 3;
+  d.max_anisotropy = 16;
+  d.seamless_cubemap = 1;
+  for (int i = 0; i < 4; i++) d.border_color[i] = 0.25f * (float)i - 0.1f;
+  t = jet__texture_cuda_desc(&d, NULL);
+  CHECK(t.addressMode[0] == cudaAddressModeWrap && t.addressMode[1] == cudaAddressModeMirror &&
+        t.addressMode[2] == cudaAddressModeBorder);
+  CHECK(t.filterMode == cudaFilterModeLinear && t.readMode == cudaReadModeNormalizedFloat);
+  CHECK(t.normalizedCoords == 1 && t.sRGB == 1 && t.maxAnisotropy == 16 && t.seamlessCubemap == 1);
+  for (int i = 0; i < 4; i++) CHECK(t.borderColor[i] == d.border_color[i]);
+  fake_array_free(mip);
+  fake_array_free(plain);
+  jt_fake_context_done(&c);
+  return 0;
+}

@@ -1,6 +1,7 @@
 /*
  * jetrt/texture.h - CUDA arrays, texture objects and surface objects
- * (Programming Guide 3.2.14 "Texture and Surface Memory").
+ * (CUDA Programming Guide, "Texture and Surface Memory" and the appendix
+ * "Texture Fetching").
  *
  * A jet_array is a CUDA array (cudaMalloc3DArray) or, with more than one mip
  * level, a CUDA mipmapped array (cudaMallocMipmappedArray): opaque, texture-
