@@ -1156,3 +1156,37 @@ TEST(gpu_texture_lifetimes) {
   CHECK(strstr(jet_last_error()->message, "1D array"));
   return env_close(&e);
 }
+
+/* ------------------------------------------------------------ leaks */
+
+/* Thousands of arrays (plain and mipmapped), textures and surfaces made and
+ * destroyed: device memory and the context's live objects come back. */
+TEST(gpu_texture_cycles_alone) {
+  REQUIRE_GPU();
+  env e;
+  if (env_open(&e)) return 1;
+  size_t free0 = 0, total = 0, free1 = 0;
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemGetInfo(&free0, &total) == cudaSuccess);
+  jet_texture_desc d;
+  memset(&d, 0, sizeof d);
+  for (int i = 0; i < 2000; i++) {
+    jet_array a;
+    unsigned levels = (i % 2) ? 4 : 1;
+    CHECK_OK(new_array(e.ctx, JET_ARRAY_2D, fmt_of(F_F32), 257, 129, 0, 0, levels,
+                       JET_ARRAY_SURFACE, &a));
+    jet_texture t;
+    jet_surface s;
+    CHECK_OK(jet_texture_create_array(a, &d, &t));
+    CHECK_OK(jet_surface_create(a, levels - 1, &s));
+    CHECK_OK(jet_surface_destroy(s));
+    CHECK_OK(jet_texture_destroy(t));
+    CHECK_OK(jet_array_destroy(a));
+  }
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemGetInfo(&free1, &total) == cudaSuccess);
+  /* one 257 x 129 float4 array is 530 KB: 2000 leaked would be 1 GB */
+  CHECK_MSG(free1 + (16u << 20) >= free0, "free device memory fell from %zu to %zu bytes", free0,
+            free1);
+  return env_close(&e);
+}
