@@ -24,14 +24,17 @@
  * jet_array_destroy refuses (JET_STATUS_INVALID_STATE, naming the count) while
  * textures or surfaces over it live, so a texture never reads freed storage.
  * A texture over a jet_buffer or jet_image does not hold it: the buffer or
- * image must outlive the texture (destroy the texture first), as in CUDA.
- * Arrays, textures and surfaces count as live objects of their context, so
- * jet_context_destroy refuses while any lives.
+ * image must outlive the texture (destroy the texture first), as in CUDA; for
+ * an image another jetrt object lends (a mapped GL buffer or EGL frame),
+ * destroy the texture before giving the image back. Arrays, textures and
+ * surfaces count as live objects of their context, so jet_context_destroy
+ * refuses while any lives.
  *
  * Validation. Every rule below is checked before any CUDA call, with a detail
- * naming the rule, so a bad description behaves alike on every machine.
- * Sizes beyond the device's limits are reported by CUDA (the detail has the
- * extent asked).
+ * naming the rule, so a bad description behaves alike on every machine; only
+ * the address and pitch alignment of buffer and image memory are checked
+ * after, against the device's attributes. Sizes beyond the device's limits
+ * are reported by CUDA (the detail has the extent asked).
  */
 #ifndef JETRT_TEXTURE_H
 #define JETRT_TEXTURE_H
