@@ -133,3 +133,67 @@ extern "C" __global__ void jt_surf2d_read(unsigned long long surf, unsigned int 
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < w && y < h) out[(size_t)y * w + x] = surf2Dread<unsigned int>(surf, x * 4, y);
 }
+
+// Every channel count and result type, at texel centres: floats (F16/F32 and
+// normalised 8/16-bit reads) in .x .y .z .w as they come; 32-bit integers as
+// their bits (__int_as_float). Missing channels are written as 0.
+extern "C" __global__ void jt_tex2d_f2(unsigned long long tex, const float4 *c, float4 *out,
+                                       int n, int extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float2 v = tex2D<float2>(tex, c[i].x, c[i].y);
+    out[i] = make_float4(v.x, v.y, 0.0f, 0.0f);
+  }
+}
+
+extern "C" __global__ void jt_tex2d_i1(unsigned long long tex, const float4 *c, float4 *out,
+                                       int n, int extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = make_float4(__int_as_float(tex2D<int>(tex, c[i].x, c[i].y)), 0.0f, 0.0f, 0.0f);
+}
+
+extern "C" __global__ void jt_tex2d_i2(unsigned long long tex, const float4 *c, float4 *out,
+                                       int n, int extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int2 v = tex2D<int2>(tex, c[i].x, c[i].y);
+    out[i] = make_float4(__int_as_float(v.x), __int_as_float(v.y), 0.0f, 0.0f);
+  }
+}
+
+extern "C" __global__ void jt_tex2d_i4(unsigned long long tex, const float4 *c, float4 *out,
+                                       int n, int extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int4 v = tex2D<int4>(tex, c[i].x, c[i].y);
+    out[i] = make_float4(__int_as_float(v.x), __int_as_float(v.y), __int_as_float(v.z),
+                         __int_as_float(v.w));
+  }
+}
+
+extern "C" __global__ void jt_tex2d_u1(unsigned long long tex, const float4 *c, float4 *out,
+                                       int n, int extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = make_float4(__uint_as_float(tex2D<unsigned int>(tex, c[i].x, c[i].y)), 0.0f, 0.0f,
+                         0.0f);
+}
+
+extern "C" __global__ void jt_tex2d_u2(unsigned long long tex, const float4 *c, float4 *out,
+                                       int n, int extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    uint2 v = tex2D<uint2>(tex, c[i].x, c[i].y);
+    out[i] = make_float4(__uint_as_float(v.x), __uint_as_float(v.y), 0.0f, 0.0f);
+  }
+}
+
+extern "C" __global__ void jt_tex2d_u4(unsigned long long tex, const float4 *c, float4 *out,
+                                       int n, int extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    uint4 v = tex2D<uint4>(tex, c[i].x, c[i].y);
+    out[i] = make_float4(__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z),
+                         __uint_as_float(v.w));
+  }
+}

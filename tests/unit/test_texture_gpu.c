@@ -1190,3 +1190,103 @@ TEST(gpu_texture_cycles_alone) {
             free1);
   return env_close(&e);
 }
+
+/* ------------------------------------------------------------ every element format */
+
+/* Each channel type with 1, 2 and 4 channels, read at every texel centre:
+ * F16/F32 as floats, 8/16-bit integers as normalised floats, 32-bit integers
+ * as themselves (compared bit for bit). */
+TEST(gpu_texture_every_element_format) {
+  REQUIRE_GPU();
+  env e;
+  if (env_open(&e)) return 1;
+  const size_t w = 5, h = 3, n = w * h;
+  static const char *const fk[5] = {"", "jt_tex2d_f1", "jt_tex2d_f2", "", "jt_tex2d"};
+  static const char *const ik[5] = {"", "jt_tex2d_i1", "jt_tex2d_i2", "", "jt_tex2d_i4"};
+  static const char *const uk[5] = {"", "jt_tex2d_u1", "jt_tex2d_u2", "", "jt_tex2d_u4"};
+  static const char *const tn[9] = {"", "S8", "U8", "S16", "U16", "S32", "U32", "F16", "F32"};
+  float coords[15 * 4], got[15 * 4], want[15 * 4];
+  for (size_t i = 0; i < n; i++) {
+    coords[4 * i] = (float)(i % w) + 0.5f;
+    coords[4 * i + 1] = (float)(i / w) + 0.5f;
+    coords[4 * i + 2] = coords[4 * i + 3] = 0.0f;
+  }
+  int bad = 0;
+  for (int ty = JET_CHANNEL_S8; ty <= JET_CHANNEL_F32; ty++)
+    for (int ch = 1; ch <= 4; ch *= 2) {
+      jet_texel_format f = {(jet_channel_type)ty, ch};
+      size_t tb;
+      CHECK_OK(jet_texel_size(f, &tb));
+      size_t cb = tb / (size_t)ch;
+      unsigned char *raw = malloc(n * tb);
+      CHECK(raw);
+      jt_fill_random(raw, n * tb);
+      memset(want, 0, sizeof want);
+      for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < ch; k++) {
+          unsigned char *p = raw + i * tb + (size_t)k * cb;
+          float *o = &want[4 * i + k];
+          switch (ty) {
+            case JET_CHANNEL_S8: *o = fmaxf((float)*(int8_t *)p / 127.0f, -1.0f); break;
+            case JET_CHANNEL_U8: *o = (float)*p / 255.0f; break;
+            case JET_CHANNEL_S16: {
+              int16_t v;
+              memcpy(&v, p, 2);
+              *o = fmaxf((float)v / 32767.0f, -1.0f);
+              break;
+            }
+            case JET_CHANNEL_U16: {
+              uint16_t v;
+              memcpy(&v, p, 2);
+              *o = (float)v / 65535.0f;
+              break;
+            }
+            case JET_CHANNEL_F16: {
+              uint16_t v = (uint16_t)((jt_rand() & 0x83ffu) | ((uint32_t)irand(1, 30) << 10));
+              memcpy(p, &v, 2);
+              *o = ref_tex_half_to_float(v);
+              break;
+            }
+            case JET_CHANNEL_F32: {
+              float v = frand(-1000.0f, 1000.0f);
+              memcpy(p, &v, 4);
+              *o = v;
+              break;
+            }
+            default: memcpy(o, p, 4); break; /* 32-bit integers: the bits */
+          }
+        }
+      jet_array a;
+      CHECK_OK(new_array(e.ctx, JET_ARRAY_2D, f, w, h, 0, 0, 0, 0, &a));
+      CHECK_OK(jet_array_upload(a, 0, raw));
+      jet_texture_desc d;
+      memset(&d, 0, sizeof d);
+      int is_int32 = ty == JET_CHANNEL_S32 || ty == JET_CHANNEL_U32;
+      if (ty <= JET_CHANNEL_U16) d.read_mode = JET_READ_NORMALIZED_FLOAT;
+      jet_texture t;
+      CHECK_OK(jet_texture_create_array(a, &d, &t));
+      unsigned long long obj;
+      CHECK_OK(jet_texture_native(t, &obj));
+      const char *k = ty == JET_CHANNEL_S32 ? ik[ch] : ty == JET_CHANNEL_U32 ? uk[ch] : fk[ch];
+      if (fetch(&e, k, obj, coords, (int)n, 0, got)) return 1;
+      for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < 4; c++) {
+          float g = got[4 * i + c], x = want[4 * i + c];
+          int ok = is_int32 ? memcmp(&g, &x, 4) == 0
+                            : fabsf(g - x) <= 1e-6f * (1.0f + fabsf(x));
+          if (!ok && bad++ < 12) {
+            uint32_t gb, xb;
+            memcpy(&gb, &g, 4);
+            memcpy(&xb, &x, 4);
+            fprintf(stderr, "%s x %d (%s): texel (%zu, %zu) channel %d: got %.8g (0x%08x), "
+                    "expected %.8g (0x%08x)\n",
+                    tn[ty], ch, k, i % w, i / w, c, g, gb, x, xb);
+          }
+        }
+      CHECK_OK(jet_texture_destroy(t));
+      CHECK_OK(jet_array_destroy(a));
+      free(raw);
+    }
+  CHECK_MSG(bad == 0, "%d channel values differ", bad);
+  return env_close(&e);
+}
