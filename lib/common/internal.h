@@ -85,6 +85,9 @@ typedef enum jet__handle_type {
   JET__H_PRESENTER,      /* lib/interop: GL display helper */
   JET__H_CHANNEL,        /* lib/ipc: Unix-domain-socket channel */
   JET__H_RING,           /* lib/ipc: frame ring, producer or consumer end */
+  JET__H_ARRAY,          /* lib/texture: CUDA array or mipmapped array */
+  JET__H_TEXTURE,        /* lib/texture: texture object */
+  JET__H_SURFACE,        /* lib/texture: surface object */
   JET__H_TYPE_COUNT
 } jet__handle_type;
 
