@@ -422,15 +422,19 @@ typedef struct jet_launch_config {
  * cluster on a device without cluster launch, cluster dimensions that do not
  * divide the grid or exceed 8 blocks, a cluster that cannot be scheduled
  * (jet_kernel_max_active_clusters gives 0), a cooperative launch on a device
- * without it or with a grid larger than can be co-resident, a priority
- * outside the device's range, an invalid access policy window.
+ * without it or with a grid larger than can be co-resident, a cooperative
+ * launch with clusters (its co-residency cannot be checked beforehand), a
+ * priority outside the device's range, an invalid access policy window.
+ * The SM 9.0 checks follow the device, not the policy: JET_PLATFORM=orin on an
+ * H100 still launches clusters, while a real Orin (SM 8.7) refuses them.
  * @stream: a stream of the kernel's context (a default stream works too).
  * @cfg: the launch; must not be NULL.
  * @args: as for jet_launch.
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_WRONG_CONTEXT;
  *         JET_STATUS_INVALID_ARGUMENT for a NULL @cfg, unknown flags, the
  *         jet_launch argument errors, cluster dimensions that do not fit the
- *         grid, a cooperative grid too large, a priority out of range or a bad
+ *         grid, a cluster that cannot be scheduled, a cooperative grid too
+ *         large, cooperative with clusters, a priority out of range or a bad
  *         window; JET_STATUS_UNSUPPORTED for an attribute the device (or
  *         policy) lacks; JET_STATUS_OVERFLOW for a window that wraps; or a
  *         driver status.
