@@ -314,8 +314,8 @@ jet_status jet_kernel_set_carveout(jet_kernel kernel, int percent) {
            "carve-out %d is outside -1 (no preference) .. 100 percent", percent);
   const jet__driver_api *api;
   JET__TRY(kernel_enter(kernel, &api, __func__));
-  CUresult r = api->cuFuncSetAttribute(kernel->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                       percent);
+  CUresult r = api->cuFuncSetAttribute(kernel->fn,
+                                       CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent);
   if (r != CUDA_SUCCESS)
     return jet__cu_error(r, __func__, "cuFuncSetAttribute", NULL,
                          "PREFERRED_SHARED_MEMORY_CARVEOUT = %d on kernel '%s'", percent,

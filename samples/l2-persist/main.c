@@ -92,7 +92,8 @@ static int verify(run *r, unsigned hot_words) {
   for (size_t i = 0; i < cw; i++) {
     unsigned e = hin[i] + hhot[(base + i) % hot_words];
     if (hout[i] != e) {
-      fprintf(stderr, "l2-persist: wrong result at %zu: expected 0x%08x, got 0x%08x\n", i, e, hout[i]);
+      fprintf(stderr, "l2-persist: wrong result at %zu: expected 0x%08x, got 0x%08x\n", i, e,
+              hout[i]);
       return 1;
     }
   }
@@ -185,7 +186,8 @@ int main(int argc, char **argv) {
       jet_event_create(r.ctx, JET_EVENT_TIMING, &r.e1))
     return fail("jet_event_create");
   int block = 256, min_grid = 0;
-  if (jet_kernel_suggest_block(r.step, 0, &block, &min_grid)) return fail("jet_kernel_suggest_block");
+  if (jet_kernel_suggest_block(r.step, 0, &block, &min_grid))
+    return fail("jet_kernel_suggest_block");
   r.block = (jet_dim3){(unsigned)block, 1, 1};
   r.grid = (jet_dim3){(unsigned)(min_grid > 0 ? min_grid : info.sm_count * 4), 1, 1};
   struct {

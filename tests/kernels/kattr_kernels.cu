@@ -30,7 +30,8 @@ extern "C" __global__ void kattr_array_update(unsigned seed) {
 // out[i] = in[i] * c[i % 16] + c[(i + 5) % 16], from constant memory.
 extern "C" __global__ void kattr_const_apply(const float *in, float *out, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = in[i] * kattr_coeffs[i % KATTR_COEFFS_N] + kattr_coeffs[(i + 5u) % KATTR_COEFFS_N];
+  if (i < n)
+    out[i] = in[i] * kattr_coeffs[i % KATTR_COEFFS_N] + kattr_coeffs[(i + 5u) % KATTR_COEFFS_N];
 }
 
 // A grid-wide barrier by hand: legal only when every block is resident at once,
@@ -103,7 +104,9 @@ extern "C" __global__ void kattr_cluster_dsmem(const unsigned *in, unsigned *out
   unsigned long long local;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(local) : "l"(generic));
   unsigned remote, v;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"((unsigned)local), "r"(peer));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"((unsigned)local), "r"(peer));
   asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(remote) : "memory");
   out[g] = v + rank;
   if (threadIdx.x == 0) info[blockIdx.x] = rank | (size << 16);

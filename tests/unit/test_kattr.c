@@ -113,7 +113,8 @@ TEST(kattr_launch_attrs_plain_and_flags) {
   CHECK_OK(jet__launch_attrs(&l, &c, "k", a, &n, "t"));
   CHECK(n == 4);
   const CUlaunchAttribute *x = find_attr(a, n, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION);
-  CHECK(x && x->value.clusterDim.x == 2 && x->value.clusterDim.y == 1 && x->value.clusterDim.z == 1);
+  CHECK(x && x->value.clusterDim.x == 2 && x->value.clusterDim.y == 1 &&
+        x->value.clusterDim.z == 1);
   x = find_attr(a, n, CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION);
   CHECK(x && x->value.programmaticStreamSerializationAllowed == 1);
   x = find_attr(a, n, CU_LAUNCH_ATTRIBUTE_PRIORITY);

@@ -114,7 +114,8 @@ TEST(gpu_kattr_symbol_round_trip) {
     /* a read at an offset: the last 5 words */
     uint32_t tail[5];
     memset(tail, 0xa5, sizeof tail);
-    CHECK_OK(jet_module_symbol_read(f.mod, "kattr_array", (KATTR_ARRAY_N - 5) * 4, tail, sizeof tail));
+    CHECK_OK(
+        jet_module_symbol_read(f.mod, "kattr_array", (KATTR_ARRAY_N - 5) * 4, tail, sizeof tail));
     CHECK(memcmp(tail, expect + KATTR_ARRAY_N - 5, sizeof tail) == 0);
   }
   /* bad names, offsets and sizes */
@@ -123,13 +124,16 @@ TEST(gpu_kattr_symbol_round_trip) {
   CHECK(strstr(jet_last_error_string(), "kattr_no_such_global") != NULL);
   CHECK_ST(jet_module_symbol_write(f.mod, "kattr_no_such_global", 0, host, 4),
            JET_STATUS_INVALID_ARGUMENT);
-  CHECK_ST(jet_module_symbol_write(f.mod, "kattr_array", 4, host, sizeof host), JET_STATUS_OVERFLOW);
+  CHECK_ST(jet_module_symbol_write(f.mod, "kattr_array", 4, host, sizeof host),
+           JET_STATUS_OVERFLOW);
   CHECK(strstr(jet_last_error_string(), "4084") != NULL);
-  CHECK_ST(jet_module_symbol_read(f.mod, "kattr_array", sizeof host + 4, got, 0), JET_STATUS_OVERFLOW);
+  CHECK_ST(jet_module_symbol_read(f.mod, "kattr_array", sizeof host + 4, got, 0),
+           JET_STATUS_OVERFLOW);
   CHECK_OK(jet_module_symbol_read(f.mod, "kattr_array", sizeof host, got, 0));
   CHECK_ST(jet_module_symbol_read(f.mod, "kattr_array", SIZE_MAX, got, 2), JET_STATUS_OVERFLOW);
   /* a kernel is no global */
-  CHECK_ST(jet_module_symbol(f.mod, "kattr_array_update", &addr, &size), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_module_symbol(f.mod, "kattr_array_update", &addr, &size),
+           JET_STATUS_INVALID_ARGUMENT);
   return kfix_close(&f);
 }
 
