@@ -131,6 +131,14 @@ TEST(gpu_kattr_symbol_round_trip) {
            JET_STATUS_OVERFLOW);
   CHECK_OK(jet_module_symbol_read(f.mod, "kattr_array", sizeof host, got, 0));
   CHECK_ST(jet_module_symbol_read(f.mod, "kattr_array", SIZE_MAX, got, 2), JET_STATUS_OVERFLOW);
+  /* a stream of another context */
+  jet_context other;
+  CHECK_OK(jt_context(&other, 0));
+  jet_stream os;
+  CHECK_OK(jet_context_default_stream(other, JET_STREAM_PER_THREAD, &os));
+  CHECK_ST(jet_module_symbol_write_async(os, f.mod, "kattr_array", 0, host, 4),
+           JET_STATUS_WRONG_CONTEXT);
+  CHECK_OK(jet_context_destroy(other));
   /* a kernel is no global */
   CHECK_ST(jet_module_symbol(f.mod, "kattr_array_update", &addr, &size),
            JET_STATUS_INVALID_ARGUMENT);
