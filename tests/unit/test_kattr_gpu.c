@@ -11,7 +11,9 @@
 #include <cuda_runtime_api.h>
 
 #include "test.h"
+#include "internal.h"
 #include "jet-tests_kernels.h"
+#include "../../lib/l2/l2_internal.h"
 
 #define KATTR_ARRAY_N 1021u
 #define KATTR_COEFFS_N 16u
@@ -234,14 +236,27 @@ TEST(gpu_kattr_cooperative_grid_sync) {
     CHECK_ST(jet_launch_ex(f.s, k, &cfg, args), JET_STATUS_UNSUPPORTED);
     return kfix_close(&f);
   }
-  CHECK_OK(jet_launch_ex(f.s, k, &cfg, args));
-  CHECK_OK(jet_stream_synchronize(f.s));
-  ref_coop(a, b, n, rounds);
-  const uint32_t *want = (rounds & 1u) ? b : a;
-  CHECK(cudaMemcpy(got, (rounds & 1u) ? db : da, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-  for (unsigned i = 0; i < n; i++)
-    CHECK_MSG(got[i] == want[i], "grid %u x 256, n %u, %u rounds: index %u: expected 0x%08x, "
-              "got 0x%08x", blocks, n, rounds, i, want[i], got[i]);
+  /* one block, an odd few, and every block that can be co-resident */
+  unsigned grids[] = {1, 3, blocks};
+  uint32_t *a0 = malloc(n * 4);
+  CHECK(a0);
+  memcpy(a0, a, n * 4);
+  for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+    memcpy(a, a0, n * 4);
+    CHECK(cudaMemcpy(da, a, n * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemset(db, 0xa5, n * 4) == cudaSuccess);
+    CHECK(cudaMemset(bar, 0, 8) == cudaSuccess);
+    cfg.grid.x = grids[g];
+    CHECK_OK(jet_launch_ex(f.s, k, &cfg, args));
+    CHECK_OK(jet_stream_synchronize(f.s));
+    ref_coop(a, b, n, rounds);
+    const uint32_t *want = (rounds & 1u) ? b : a;
+    CHECK(cudaMemcpy(got, (rounds & 1u) ? db : da, n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    for (unsigned i = 0; i < n; i++)
+      CHECK_MSG(got[i] == want[i], "grid %u x 256 (co-resident max %u), n %u, %u rounds: index "
+                "%u: expected 0x%08x, got 0x%08x", grids[g], blocks, n, rounds, i, want[i], got[i]);
+  }
+  free(a0);
   /* one block more than can be co-resident: refused before the launch (it
    * would hang in the barrier) */
   cfg.grid.x = blocks + 1;
@@ -617,6 +632,15 @@ TEST(gpu_l2_stream_window_and_launch) {
   jet_stream ls;
   CHECK_OK(jet_context_default_stream(f.ctx, JET_STREAM_LEGACY, &ls));
   CHECK_ST(jet_l2_stream_set_window(ls, &win), JET_STATUS_INVALID_ARGUMENT);
+  /* the converter graph kernel nodes use, against the device's own limit */
+  struct cudaAccessPolicyWindow w;
+  CHECK_OK(jet__access_policy_native(&win, f.info.device, &w, "test"));
+  CHECK(w.base_ptr == dhot && w.num_bytes == win.bytes && w.hitRatio == win.hit_ratio &&
+        w.hitProp == cudaAccessPropertyPersisting && w.missProp == cudaAccessPropertyStreaming);
+  bad = win;
+  bad.bytes = li.max_window_bytes + 4096;
+  CHECK_ST(jet__access_policy_native(&bad, f.info.device, &w, "test"),
+           JET_STATUS_INVALID_ARGUMENT);
   /* kernels run correctly with the stream's window and with a launch's window */
   jet_kernel k;
   CHECK_OK(jet_module_kernel(f.mod, "kattr_hot_stream", &k));
