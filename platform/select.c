@@ -13,29 +13,30 @@ typedef struct policy_row {
 } policy_row;
 
 /* name, kind, soc, forced, shared backing, host register, managed, memory IPC, event IPC,
- * cubin match, pinned CPU reads cached, EGLSync -> event */
+ * cubin match, pinned CPU reads cached, EGLSync -> event, reason; L2 persistence and its
+ * reason (both set from the device by l2_policy) */
 static const policy_row rows[] = {
     {{"desktop", JET_PLATFORM_DESKTOP, 0, 0, JET_SHARED_BACKING_DEVICE_STAGED, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, ""},
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 0, ""},
      &jet__desktop_ops},
     /* Xavier and Orin: I/O coherent one way, so pinned memory is CPU-cached and
      * host registration works; managed memory cannot be touched by the CPU while
      * kernels run (concurrentManagedAccess == 0) and prefetch is unsupported;
      * only event IPC works on L4T. */
     {{"xavier", JET_PLATFORM_TEGRA, 72, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
      &jet__tegra_ops},
     {{"orin", JET_PLATFORM_TEGRA, 87, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
      &jet__tegra_ops},
     /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work. */
     {{"thor", JET_PLATFORM_TEGRA, 110, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
      &jet__tegra_ops},
     /* Any other integrated GPU (Nano/TX1 5.3, TX2 6.2: not I/O coherent): the
      * conservative set. Not selectable by name. */
     {{"tegra", JET_PLATFORM_TEGRA, 0, 0, JET_SHARED_BACKING_MAPPED_HOST, 0,
-      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
      &jet__tegra_ops},
 };
 
@@ -48,6 +49,26 @@ static int soc_row(int sm) {
     case 101: /* Thor's SM before CUDA 13 renumbered it */
     case 110: return 3;
     default: return ROW_GENERIC_TEGRA;
+  }
+}
+
+/* L2 persistence follows the device's attributes under every policy: a
+ * forced policy must not promise a set-aside the hardware lacks, and Orin
+ * (SM 8.7, 4 MB L2) reports a persisting maximum of its own. */
+static void l2_policy(const jet_platform_info *dev, jet_policy *p) {
+  int sm = dev->cc_major * 10 + dev->cc_minor;
+  p->l2_persistence = 0;
+  if (sm < 80)
+    snprintf(p->l2_persistence_why, sizeof p->l2_persistence_why,
+             "SM %d.%d: L2 persistence needs SM 8.0 or later", dev->cc_major, dev->cc_minor);
+  else if (dev->persisting_l2_max == 0)
+    snprintf(p->l2_persistence_why, sizeof p->l2_persistence_why,
+             "the device reports persistingL2CacheMaxSize 0: no L2 set-aside");
+  else {
+    p->l2_persistence = 1;
+    snprintf(p->l2_persistence_why, sizeof p->l2_persistence_why,
+             "SM %d.%d with up to %zu KiB of %zu KiB L2 for persisting lines", dev->cc_major,
+             dev->cc_minor, dev->persisting_l2_max >> 10, dev->l2_size >> 10);
   }
 }
 
@@ -70,6 +91,7 @@ jet_status jet__platform_select(const jet_platform_info *dev, const char *reques
   out->ops = rows[row].ops;
   out->policy.forced = forced;
   jet_policy *p = &out->policy;
+  l2_policy(dev, p);
   if (forced)
     snprintf(p->reason, sizeof p->reason,
              "forced to %s by request; the device is %s SM %d.%d, so operations it lacks still fail",

@@ -43,6 +43,13 @@
   X(cuMemExportToShareableHandle, 10020, CUresult,                                         \
     (void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType, unsigned long long)) \
   X(cuMemImportFromShareableHandle, 10020, CUresult,                                       \
-    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))
+    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))                   \
+  /* module globals, extended launches, kernel attributes (lib/module) */                   \
+  X(cuModuleGetGlobal, 3020, CUresult, (CUdeviceptr *, size_t *, CUmodule, const char *))  \
+  X(cuFuncSetAttribute, 9000, CUresult, (CUfunction, CUfunction_attribute, int))           \
+  X(cuLaunchKernelEx, 11060, CUresult, (const CUlaunchConfig *, CUfunction, void **, void **)) \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050, CUresult,                           \
+    (int *, CUfunction, int, size_t))                                                      \
+  X(cuOccupancyMaxActiveClusters, 11070, CUresult, (int *, CUfunction, const CUlaunchConfig *))
 
 #endif

@@ -37,5 +37,6 @@
 #include "jetrt/channel.h"
 #include "jetrt/ring.h"
 #include "jetrt/texture.h"
+#include "jetrt/l2.h"
 
 #endif /* JETRT_H */

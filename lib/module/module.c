@@ -15,26 +15,6 @@
 #define ALL_FLAGS (JET_MODULE_NO_JIT | JET_MODULE_NO_CACHE | JET_MODULE_IGNORE_ENV)
 #define LOG_CAP 8192
 
-struct jet_kernel_s {
-  jet__handle h;
-  struct jet_module_s *mod;
-  CUfunction fn;
-  int params;         /* parameter count; -1 when the driver cannot say */
-  int max_threads;    /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
-  int max_dyn_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES at lookup */
-  struct jet_kernel_s *next;
-  char name[];
-};
-
-struct jet_module_s {
-  jet__handle h;
-  CUmodule cu;
-  const jet_kernel_image_set *set;
-  jet_module_load_info info;
-  pthread_mutex_t lock; /* guards kernels */
-  struct jet_kernel_s *kernels;
-};
-
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -495,49 +475,63 @@ done:
   return st;
 }
 
+jet_status jet__launch_args_check(const struct jet_kernel_s *kernel, jet_dim3 grid,
+                                  jet_dim3 block, size_t shared_bytes, void **args,
+                                  const char *fn) {
+  if (!(grid.x && grid.y && grid.z))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "grid (%u, %u, %u) has a zero dimension",
+                      grid.x, grid.y, grid.z);
+  if (!(block.x && block.y && block.z))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "block (%u, %u, %u) has a zero dimension",
+                      block.x, block.y, block.z);
+  uint64_t threads = (uint64_t)block.x * block.y * block.z;
+  if (threads > (uint64_t)kernel->max_threads)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "block (%u, %u, %u) has %llu threads; kernel '%s' allows at most %d",
+                      block.x, block.y, block.z, (unsigned long long)threads, kernel->name,
+                      kernel->max_threads);
+  if (shared_bytes > 0xffffffffu)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "shared_bytes %zu does not fit the driver's 32 bits", shared_bytes);
+  if (shared_bytes > (size_t)kernel->max_dyn_shared) {
+    /* The limit may have been raised (jet_kernel_set_max_dynamic_shared, or
+     * through the native handle) since lookup. */
+    const jet__driver_api *api;
+    JET__TRY(jet__driver(&api, fn));
+    int limit = kernel->max_dyn_shared;
+    if (api->cuFuncGetAttribute(&limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                kernel->fn) != CUDA_SUCCESS)
+      limit = kernel->max_dyn_shared;
+    if (shared_bytes > (size_t)limit) {
+      jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                 "shared_bytes %zu exceeds the dynamic shared memory limit %d of kernel '%s'",
+                 shared_bytes, limit, kernel->name);
+      jet__error_set_hint("more than 48 KiB needs an opt-in: jet_kernel_set_max_dynamic_shared");
+      return JET_STATUS_INVALID_ARGUMENT;
+    }
+  }
+  if (kernel->params > 0) {
+    if (!args)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "args is NULL but kernel '%s' takes %d parameter(s)", kernel->name,
+                        kernel->params);
+    for (int i = 0; i < kernel->params; i++)
+      if (!args[i])
+        return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "args[%d] is NULL (kernel '%s')", i,
+                          kernel->name);
+  }
+  return JET_STATUS_OK;
+}
+
 jet_status jet_launch(jet_stream stream, jet_kernel kernel, jet_dim3 grid, jet_dim3 block,
                       size_t shared_bytes, void **args) {
   JET__TRY(jet__handle_check(kernel, JET__H_KERNEL, __func__, "kernel"));
   cudaStream_t s;
   JET__TRY(jet__stream_enter(stream, kernel->h.ctx, &s, __func__));
-  JET__ARG(grid.x && grid.y && grid.z, "grid (%u, %u, %u) has a zero dimension", grid.x, grid.y,
-           grid.z);
-  JET__ARG(block.x && block.y && block.z, "block (%u, %u, %u) has a zero dimension", block.x,
-           block.y, block.z);
-  uint64_t threads = (uint64_t)block.x * block.y * block.z;
-  JET__ARG(threads <= (uint64_t)kernel->max_threads,
-           "block (%u, %u, %u) has %llu threads; kernel '%s' allows at most %d", block.x, block.y,
-           block.z, (unsigned long long)threads, kernel->name, kernel->max_threads);
-  JET__ARG(shared_bytes <= 0xffffffffu, "shared_bytes %zu does not fit the driver's 32 bits",
-           shared_bytes);
-  const jet__driver_api *api;
-  JET__TRY(jet__driver(&api, __func__));
-  if (shared_bytes > (size_t)kernel->max_dyn_shared) {
-    /* The limit may have been raised through the native handle since lookup. */
-    int limit = kernel->max_dyn_shared;
-    if (api->cuFuncGetAttribute(&limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                kernel->fn) != CUDA_SUCCESS)
-      limit = kernel->max_dyn_shared;
-    JET__ARG(shared_bytes <= (size_t)limit,
-             "shared_bytes %zu exceeds the dynamic shared memory limit %d of kernel '%s'",
-             shared_bytes, limit, kernel->name);
-  }
-  if (kernel->params > 0) {
-    JET__ARG(args, "args is NULL but kernel '%s' takes %d parameter(s)", kernel->name,
-             kernel->params);
-    for (int i = 0; i < kernel->params; i++)
-      JET__ARG(args[i], "args[%d] is NULL (kernel '%s')", i, kernel->name);
-  }
+  JET__TRY(jet__launch_args_check(kernel, grid, block, shared_bytes, args, __func__));
   /* cudaStreamLegacy / cudaStreamPerThread have the same values as
    * CU_STREAM_LEGACY / CU_STREAM_PER_THREAD, so any runtime stream passes as is. */
-  CUresult r = api->cuLaunchKernel(kernel->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                                   (unsigned)shared_bytes, (CUstream)s, args, NULL);
-  if (r != CUDA_SUCCESS)
-    return jet__cu_error(r, __func__, "cuLaunchKernel", NULL,
-                         "kernel '%s', grid (%u, %u, %u), block (%u, %u, %u), %zu shared bytes",
-                         kernel->name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                         shared_bytes);
-  return JET_STATUS_OK;
+  return jet__launch(s, kernel, grid, block, shared_bytes, args, __func__);
 }
 
 jet_status jet_kernel_suggest_block(jet_kernel kernel, size_t shared_bytes, int *block_size,

@@ -10,6 +10,61 @@
 
 #include "jetrt/module.h"
 
+/* ------------------------------------------------------------ handles */
+
+#include <pthread.h>
+#include "internal.h"
+
+struct jet_kernel_s {
+  jet__handle h;
+  struct jet_module_s *mod;
+  CUfunction fn;
+  int params;         /* parameter count; -1 when the driver cannot say */
+  int max_threads;    /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
+  int max_dyn_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES at lookup */
+  struct jet_kernel_s *next;
+  char name[];
+};
+
+struct jet_module_s {
+  jet__handle h;
+  CUmodule cu;
+  const jet_kernel_image_set *set;
+  jet_module_load_info info;
+  pthread_mutex_t lock; /* guards kernels */
+  struct jet_kernel_s *kernels;
+};
+
+/* The checks jet_launch and jet_launch_ex share: dimensions, threads per
+ * block, dynamic shared memory against the kernel's current limit, arguments. */
+jet_status jet__launch_args_check(const struct jet_kernel_s *k, jet_dim3 grid, jet_dim3 block,
+                                  size_t shared_bytes, void **args, const char *fn);
+
+/* ------------------------------------------------------------ extended launch */
+
+/* What jet_launch_ex checks a configuration against: the device's attributes
+ * and the context's policy (filled by launch.c; host tests fill it by hand). */
+typedef struct jet__launch_limits {
+  int device;
+  int sm;                 /* 10*major+minor */
+  int cooperative_launch; /* cudaDevAttrCooperativeLaunch */
+  int cluster_launch;     /* cudaDevAttrClusterLaunch */
+  int prio_least, prio_greatest; /* cudaDeviceGetStreamPriorityRange */
+  size_t max_window;      /* cudaDevAttrMaxAccessPolicyWindowSize */
+  int l2_persistence;     /* jet_policy.l2_persistence */
+  const char *l2_why;     /* jet_policy.l2_persistence_why */
+} jet__launch_limits;
+
+#define JET__LAUNCH_ATTRS_MAX 5
+
+/* Validate the attributes of @cfg (flags, cluster, priority, window, and
+ * their combinations) against @lim and translate them into @attrs (*count
+ * entries). Pure: no CUDA call. Grid co-residency of a cooperative launch and
+ * the schedulability of a cluster need the driver: the caller checks those. */
+jet_status jet__launch_attrs(const jet__launch_limits *lim, const jet_launch_config *cfg,
+                             const char *kernel, CUlaunchAttribute *attrs, unsigned *count,
+                             const char *fn);
+
 /* ------------------------------------------------------------ selection */
 
 /* One step of a load plan: a cubin or PTX image (index into the set), or NVRTC. */

@@ -138,6 +138,11 @@ typedef struct jet_policy {
   int pinned_cpu_reads_cached;       /**< CPU reads of pinned host memory hit the CPU cache */
   jet_egl_sync_mode egl_sync;        /**< EGLSync -> CUDA event mechanism (jet_egl_sync_to_event) */
   char reason[256];                  /**< why this policy was chosen, in words */
+  /** 1: L2 persistence (jetrt/l2.h: set-aside, access policy windows) may be
+   *  used; decided from the device's attributes (persistingL2CacheMaxSize > 0
+   *  and SM 8.0+), not from its name, so Orin (SM 8.7) has it. */
+  int l2_persistence;
+  char l2_persistence_why[160];      /**< why L2 persistence is or is not available */
 } jet_policy;
 
 /* ------------------------------------------------------------------ context */

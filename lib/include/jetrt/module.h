@@ -40,6 +40,7 @@
 
 #include <stddef.h>
 #include "context.h"
+#include "l2.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -231,6 +232,216 @@ jet_status jet_kernel_suggest_block(jet_kernel kernel, size_t shared_bytes, int 
  * Thread safety: safe from any thread.
  */
 jet_status jet_kernel_native(jet_kernel kernel, void **cu_function);
+
+/* ------------------------------------------------------------------ globals */
+
+/**
+ * jet_module_symbol - look up a module's __device__ or __constant__ variable
+ * by name (cuModuleGetGlobal).
+ *
+ * Variables at namespace scope keep their plain names in C++ (no mangling);
+ * those inside a namespace do not. The address is a device address of the
+ * module's context, valid while the module lives; copy with
+ * jet_module_symbol_write/read or pass it to kernels.
+ * @name: the variable's name, e.g. "coeffs".
+ * @dptr: receives the device address; may be NULL.
+ * @bytes: receives the variable's size in bytes; may be NULL.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE for a bad @m;
+ *         JET_STATUS_INVALID_ARGUMENT for a NULL or empty @name, or (native
+ *         CUDA_ERROR_NOT_FOUND) when the module has no such variable; or a
+ *         driver status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_module_symbol(jet_module m, const char *name, void **dptr, size_t *bytes);
+
+/**
+ * jet_module_symbol_write - copy @bytes from @src into the variable @name at
+ * byte @offset, and wait until the copy is done (on CUDA's legacy stream, so
+ * it also waits for earlier work there).
+ * @src: host memory, or any memory the device can address (unified addressing).
+ * @offset, @bytes: the range inside the variable; bytes 0 copies nothing but
+ *        still checks the name and offset.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         for an unknown or NULL name, or a NULL @src with non-zero @bytes;
+ *         JET_STATUS_OVERFLOW when @offset + @bytes passes the end of the
+ *         variable (the detail gives its size) or wraps size_t; or a CUDA
+ *         status.
+ * Thread safety: safe from any thread; concurrent writes to one variable race.
+ */
+jet_status jet_module_symbol_write(jet_module m, const char *name, size_t offset, const void *src,
+                                   size_t bytes);
+
+/**
+ * jet_module_symbol_read - copy @bytes of the variable @name from byte
+ * @offset into @dst and wait until the copy is done.
+ * @return as jet_module_symbol_write, with @dst in the place of @src.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_module_symbol_read(jet_module m, const char *name, size_t offset, void *dst,
+                                  size_t bytes);
+
+/**
+ * jet_module_symbol_write_async - jet_module_symbol_write ordered on @stream:
+ * it returns once queued. @src must stay valid and unchanged until the stream
+ * reaches the copy (pageable host memory is staged by CUDA before the call
+ * returns; pinned memory is read when the copy runs).
+ * @return as jet_module_symbol_write, plus JET_STATUS_INVALID_HANDLE for a bad
+ *         @stream and JET_STATUS_WRONG_CONTEXT when @stream belongs to another
+ *         context than @m.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_module_symbol_write_async(jet_stream stream, jet_module m, const char *name,
+                                         size_t offset, const void *src, size_t bytes);
+
+/**
+ * jet_module_symbol_read_async - jet_module_symbol_read ordered on @stream.
+ * @dst holds the data once the stream has reached the copy (synchronise on the
+ * stream or an event recorded after it).
+ * @return as jet_module_symbol_write_async.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_module_symbol_read_async(jet_stream stream, jet_module m, const char *name,
+                                        size_t offset, void *dst, size_t bytes);
+
+/* ------------------------------------------------------------------ kernel attributes */
+
+/** What the driver reports about a kernel (jet_kernel_attributes). */
+typedef struct jet_kernel_attrs {
+  int max_threads_per_block;   /**< largest block this kernel can launch with */
+  int num_regs;                /**< registers per thread */
+  size_t static_shared_bytes;  /**< __shared__ variables per block */
+  size_t const_bytes;          /**< __constant__ memory the kernel uses */
+  size_t local_bytes;          /**< local memory per thread */
+  int max_dynamic_shared_bytes;/**< current dynamic shared memory limit per block */
+  int preferred_carveout;      /**< preferred shared-memory carve-out in percent, -1: default */
+  int ptx_version;             /**< 10*major+minor of the PTX it was compiled from */
+  int binary_version;          /**< 10*major+minor of the binary (SM) */
+  int device_optin_shared_bytes; /**< the device's opt-in maximum of shared memory per block */
+} jet_kernel_attrs;
+
+/**
+ * jet_kernel_attributes - read @kernel's attributes (cuFuncGetAttribute).
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         for a NULL @out; or a driver status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_kernel_attributes(jet_kernel kernel, jet_kernel_attrs *out);
+
+/**
+ * jet_kernel_set_max_dynamic_shared - opt @kernel in to @bytes of dynamic
+ * shared memory per block (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES).
+ * Without it a launch may use at most 48 KiB minus the kernel's static shared
+ * memory. The setting belongs to the kernel in its module, for every stream.
+ * @bytes: up to the device's opt-in maximum (cudaDevAttrMaxSharedMemoryPerBlockOptin)
+ *        minus the kernel's static shared memory.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         when @bytes exceeds that bound (the detail gives it); or a driver status.
+ * Thread safety: safe from any thread; do not race with launches that depend on it.
+ */
+jet_status jet_kernel_set_max_dynamic_shared(jet_kernel kernel, size_t bytes);
+
+/**
+ * jet_kernel_set_carveout - the preferred split of the unified L1/shared
+ * memory for @kernel (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT): a
+ * hint the driver may round or ignore.
+ * @percent: 0..100 (percent of the maximum shared memory), or -1 for no preference.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         for @percent outside -1..100; or a driver status.
+ * Thread safety: as jet_kernel_set_max_dynamic_shared.
+ */
+jet_status jet_kernel_set_carveout(jet_kernel kernel, int percent);
+
+/**
+ * jet_kernel_occupancy - how many blocks of @block_threads threads using
+ * @shared_bytes of dynamic shared memory fit on one multiprocessor at once
+ * (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+ * @blocks_per_sm: receives the count; 0 when such a block cannot run at all.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         for a NULL @blocks_per_sm, @block_threads 0 or above the kernel's
+ *         limit; or a driver status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_kernel_occupancy(jet_kernel kernel, unsigned block_threads, size_t shared_bytes,
+                                int *blocks_per_sm);
+
+/**
+ * jet_kernel_max_active_clusters - how many clusters of @cluster blocks of
+ * @block threads can be co-resident on the device (cuOccupancyMaxActiveClusters).
+ * Needs SM 9.0 and cluster launch support.
+ * @clusters: receives the count; 0 when such a cluster cannot be scheduled.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_UNSUPPORTED
+ *         below SM 9.0 or without cluster launch (the detail says which);
+ *         JET_STATUS_INVALID_ARGUMENT for a NULL @clusters, a zero dimension,
+ *         too many threads, or more than 8 blocks per cluster (the portable
+ *         maximum); or a driver status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_kernel_max_active_clusters(jet_kernel kernel, jet_dim3 cluster, jet_dim3 block,
+                                          size_t shared_bytes, int *clusters);
+
+/* ------------------------------------------------------------------ extended launch */
+
+/** Launch flags (jet_launch_config.flags). */
+enum {
+  /** Cooperative launch: every block is resident at once, so blocks may wait
+   *  for each other (cooperative_groups grid.sync(), or a hand-made grid
+   *  barrier). Refused when the device lacks cooperative launch or the grid
+   *  has more blocks than can be co-resident (jet_kernel_occupancy x SMs). */
+  JET_LAUNCH_COOPERATIVE = 1u << 0,
+  /** Programmatic dependent launch (SM 9.0+): the kernel may start before the
+   *  previous kernel on the stream has finished, once every block of that one
+   *  has run griddepcontrol.launch_dependents
+   *  (cudaTriggerProgrammaticLaunchCompletion) or exited; it must wait with
+   *  griddepcontrol.wait (cudaGridDependencySynchronize) before reading the
+   *  previous kernel's results. */
+  JET_LAUNCH_PROGRAMMATIC = 1u << 1,
+  /** Use jet_launch_config.priority for this launch instead of the stream's. */
+  JET_LAUNCH_PRIORITY = 1u << 2
+};
+
+/** An extended launch. Zero-initialise, then set what you need. */
+typedef struct jet_launch_config {
+  jet_dim3 grid, block;     /**< as for jet_launch; with a cluster, grid counts blocks */
+  size_t shared_bytes;      /**< dynamic shared memory per block */
+  unsigned flags;           /**< JET_LAUNCH_* */
+  /** Thread-block cluster dimensions (SM 9.0+); {0, 0, 0}: no cluster. Each
+   *  must divide the grid's; at most 8 blocks per cluster. */
+  jet_dim3 cluster;
+  int priority;             /**< with JET_LAUNCH_PRIORITY: in jet_stream_priority_range */
+  /** An access policy window for this launch only (jetrt/l2.h); NULL: none
+   *  (the stream's window, if any, applies). Refused where the policy says L2
+   *  persistence is unsupported. */
+  const jet_access_policy *access_policy;
+} jet_launch_config;
+
+/**
+ * jet_launch_ex - launch @kernel with launch attributes (cuLaunchKernelEx).
+ *
+ * Every combination the device cannot run is refused before the launch, with
+ * the reason in the detail: a cluster or programmatic launch below SM 9.0, a
+ * cluster on a device without cluster launch, cluster dimensions that do not
+ * divide the grid or exceed 8 blocks, a cluster that cannot be scheduled
+ * (jet_kernel_max_active_clusters gives 0), a cooperative launch on a device
+ * without it or with a grid larger than can be co-resident, a cooperative
+ * launch with clusters (its co-residency cannot be checked beforehand), a
+ * priority outside the device's range, an invalid access policy window.
+ * The SM 9.0 checks follow the device, not the policy: JET_PLATFORM=orin on an
+ * H100 still launches clusters, while a real Orin (SM 8.7) refuses them.
+ * @stream: a stream of the kernel's context (a default stream works too).
+ * @cfg: the launch; must not be NULL.
+ * @args: as for jet_launch.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_WRONG_CONTEXT;
+ *         JET_STATUS_INVALID_ARGUMENT for a NULL @cfg, unknown flags, the
+ *         jet_launch argument errors, cluster dimensions that do not fit the
+ *         grid, a cluster that cannot be scheduled, a cooperative grid too
+ *         large, cooperative with clusters, a priority out of range or a bad
+ *         window; JET_STATUS_UNSUPPORTED for an attribute the device (or
+ *         policy) lacks; JET_STATUS_OVERFLOW for a window that wraps; or a
+ *         driver status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_launch_ex(jet_stream stream, jet_kernel kernel, const jet_launch_config *cfg,
+                         void **args);
 
 #ifdef __cplusplus
 }
