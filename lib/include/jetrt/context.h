@@ -138,6 +138,15 @@ typedef struct jet_policy {
   int pinned_cpu_reads_cached;       /**< CPU reads of pinned host memory hit the CPU cache */
   jet_egl_sync_mode egl_sync;        /**< EGLSync -> CUDA event mechanism (jet_egl_sync_to_event) */
   char reason[256];                  /**< why this policy was chosen, in words */
+  /** Managed-memory advice (jet_managed_advise: preferred location, accessed-by,
+   *  read duplication) takes effect: 1 on desktop and Thor; 0 on Tegra before
+   *  Thor, where CPU and GPU share one DRAM without concurrent managed access
+   *  (UM appendix). Advice is also refused on any device whose
+   *  concurrentManagedAccess is 0 (jetrt/memory.h says per call). */
+  int managed_advice;
+  /** Managed memory may be allocated at all: 0 for a discrete GPU attached to
+   *  a Tegra host, where the UM appendix says unified memory is unsupported. */
+  int managed_memory_allowed;
 } jet_policy;
 
 /* ------------------------------------------------------------------ context */
