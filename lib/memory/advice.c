@@ -179,9 +179,16 @@ jet_status jet_managed_range_query(jet_buffer buf, size_t offset, size_t bytes,
   };
   cudaError_t e = cudaMemRangeGetAttributes(data, sizes, attrs, sizeof attrs / sizeof attrs[0],
                                             (char *)buf->dev + offset, bytes);
-  if (e != cudaSuccess)
-    return jet__cuda_error(e, __func__, "cudaMemRangeGetAttributes", NULL, "[%zu, %zu): %s",
-                           offset, end, cudaGetErrorString(e));
+  if (e != cudaSuccess) {
+    jet__managed_rules r;
+    jet__managed_rules_of(&ctx->info, &ctx->platform.policy, &r);
+    return jet__cuda_error(
+        e, __func__, "cudaMemRangeGetAttributes",
+        r.advice ? NULL
+                 : "without concurrent managed access jetrt sets no advice and no prefetch "
+                   "(they are no-ops or refused here), so there is nothing to read back",
+        "[%zu, %zu): %s", offset, end, cudaGetErrorString(e));
+  }
   info->read_mostly = read_mostly != 0;
   info->preferred = typed_location(pref_type, pref_id);
   info->last_prefetch = typed_location(last_type, last_id);
