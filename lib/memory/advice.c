@@ -70,8 +70,8 @@ jet_status jet_managed_advise(jet_buffer buf, size_t offset, size_t bytes,
     JET__ARG(where == JET_PROCESSOR_GPU || where == JET_PROCESSOR_CPU,
              "%s needs where = JET_PROCESSOR_GPU or JET_PROCESSOR_CPU, not %d", name, (int)where);
   else
-    JET__ARG(where == JET_PROCESSOR_NONE, "%s takes no location: where must be JET_PROCESSOR_NONE, not %d",
-             name, (int)where);
+    JET__ARG(where == JET_PROCESSOR_NONE,
+             "%s takes no location: where must be JET_PROCESSOR_NONE, not %d", name, (int)where);
   JET__TRY(range_buffer(buf, NULL, offset, end, __func__));
 
   struct jet_context_s *ctx = buf->h.ctx;
@@ -79,8 +79,9 @@ jet_status jet_managed_advise(jet_buffer buf, size_t offset, size_t bytes,
   jet__managed_rules_of(&ctx->info, &ctx->platform.policy, &r);
   if (!r.advice) {
     if (advice == JET_ADVISE_READ_MOSTLY || advice == JET_ADVISE_UNSET_READ_MOSTLY) {
-      jet__log(JET_LOG_DEBUG, "%s: %s is a no-op under the %s policy (no concurrent managed access)",
-               __func__, name, ctx->platform.policy.name);
+      jet__log(JET_LOG_DEBUG,
+               "%s: %s is a no-op under the %s policy (no concurrent managed access)", __func__,
+               name, ctx->platform.policy.name);
       return JET_STATUS_OK;
     }
     char what[80];

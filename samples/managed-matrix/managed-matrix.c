@@ -239,7 +239,7 @@ int main(int argc, char **argv) {
   }
 
   printf("\n%-16s | %12s | %14s | %s\n", "variant", "GPU span ms", "to C on CPU ms", "notes");
-  printf("-----------------+--------------+----------------+------------------------------------\n");
+  printf("-----------------+--------------+----------------+-------------------------------\n");
   for (int v = 0; v < N_VARIANTS; v++) {
     const char *note = "";
     if (v == ON_DEMAND) note = "page faults migrate on first touch";

@@ -80,10 +80,15 @@ static float median(float *v, int n) {
   return v[n / 2];
 }
 
-static long check(const float *a, const float *b, const float *c, unsigned n) {
+/* 1 when c == a + b everywhere; else prints the first wrong element. */
+static int check(const char *kind, const float *a, const float *b, const float *c, unsigned n) {
   for (unsigned i = 0; i < n; i++)
-    if (c[i] != a[i] + b[i]) return (long)i;
-  return -1;
+    if (c[i] != a[i] + b[i]) {
+      fprintf(stderr, "%s memory: wrong sum at %u of %u: expected %g, got %g\n", kind, i, n,
+              (double)(a[i] + b[i]), (double)c[i]);
+      return 0;
+    }
+  return 1;
 }
 
 static const char *backing_name(jet_shared_backing b) {
@@ -134,7 +139,8 @@ int main(int argc, char **argv) {
            prefetch ? "cudaMemPrefetchAsync to the GPU, C prefetched back to the CPU"
                     : "stream attach (prefetch refused by the policy or the device): single-stream "
                       "attach for the GPU, host attach for C");
-  printf("times in microseconds, median; 'total' includes the copies or hand-overs the kind needs\n\n");
+  printf("times in microseconds, median; 'total' includes the copies or hand-overs the kind "
+         "needs\n\n");
 
   size_t max_bytes = max_mib << 20;
   arrays host, dev, mapped, managed;
@@ -181,8 +187,7 @@ int main(int argc, char **argv) {
       TRY(jet_event_record(ev[3], s));
       TRY(jet_event_synchronize(ev[3]));
       if (r < 0) {
-        long bad = check(host.host[0], host.host[1], host.host[2], n);
-        if (bad >= 0) fprintf(stderr, "device memory: wrong sum at %ld of %u\n", bad, n), failed = 1;
+        if (!check("device", host.host[0], host.host[1], host.host[2], n)) failed = 1;
       } else {
         t[r] = elapsed(ev[1], ev[2]) * 1000;
         t[runs + r] = elapsed(ev[0], ev[3]) * 1000;
@@ -198,8 +203,7 @@ int main(int argc, char **argv) {
         TRY(jet_event_record(ev[1], s));
         TRY(jet_event_synchronize(ev[1]));
         if (r < 0) {
-          long bad = check(mapped.host[0], mapped.host[1], mapped.host[2], n);
-          if (bad >= 0) fprintf(stderr, "mapped memory: wrong sum at %ld of %u\n", bad, n), failed = 1;
+          if (!check("mapped", mapped.host[0], mapped.host[1], mapped.host[2], n)) failed = 1;
         } else {
           t[2 * runs + r] = elapsed(ev[0], ev[1]) * 1000;
         }
@@ -226,8 +230,7 @@ int main(int argc, char **argv) {
         TRY(jet_event_record(ev[3], s));
         TRY(jet_event_synchronize(ev[3]));
         if (r < 0) {
-          long bad = check(managed.host[0], managed.host[1], managed.host[2], n);
-          if (bad >= 0) fprintf(stderr, "managed memory: wrong sum at %ld of %u\n", bad, n), failed = 1;
+          if (!check("managed", managed.host[0], managed.host[1], managed.host[2], n)) failed = 1;
         } else {
           t[3 * runs + r] = elapsed(ev[1], ev[2]) * 1000;
           t[4 * runs + r] = elapsed(ev[0], ev[3]) * 1000;

@@ -352,7 +352,7 @@ jet_status jet_memset_3d_async(jet_stream stream, jet_pitched_ptr dst, int value
 
 /** Who is about to use managed memory. */
 typedef enum jet_processor {
-  JET_PROCESSOR_NONE = 0, /**< no processor: advice without a location; "none or mixed" in a query */
+  JET_PROCESSOR_NONE = 0, /**< none: advice without a location; "none or mixed" in a query */
   JET_PROCESSOR_GPU = 1, /**< kernels and copies on the stream */
   JET_PROCESSOR_CPU = 2  /**< the host, through host_ptr */
 } jet_processor;
@@ -434,21 +434,21 @@ jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_pro
  * managed_memory_allowed, and the device's cudaDevAttrConcurrentManagedAccess;
  * a forced policy such as JET_PLATFORM=orin restricts a desktop GPU the same way):
  *
- *  call                              desktop, Thor (concurrent     Tegra before Thor, or a device
- *                                    managed access)               without concurrent managed access
- *  --------------------------------  ----------------------------  -----------------------------------
- *  advise READ_MOSTLY / UNSET_...    cudaMemAdvise                 no-op, JET_STATUS_OK: a pure hint;
- *                                                                  CUDA never read-duplicates there,
- *                                                                  and the range query reports 0
- *  advise PREFERRED_LOCATION,        cudaMemAdvise                 JET_STATUS_UNSUPPORTED with a hint:
- *  ACCESSED_BY and their UNSETs                                    CUDA refuses a GPU location there,
- *                                                                  and with one DRAM a CPU location
- *                                                                  changes nothing
- *  jet_managed_prefetch_range        cudaMemPrefetchAsync          JET_STATUS_UNSUPPORTED with a hint
- *                                                                  naming jet_managed_make_available,
- *                                                                  which hands over by stream attach
- *  jet_managed_range_query           cudaMemRangeGetAttributes     the same (reports nothing set)
- *  jet_managed_attach                cudaStreamAttachMemAsync      the same: the Tegra hand-over
+ *  call                           desktop, Thor (concurrent   Tegra before Thor, or a device
+ *                                 managed access)             without concurrent managed access
+ *  -----------------------------  --------------------------  --------------------------------
+ *  advise READ_MOSTLY, UNSET_...  cudaMemAdvise               no-op, JET_STATUS_OK: a pure
+ *                                                             hint; CUDA never read-duplicates
+ *                                                             there; the query reports 0
+ *  advise PREFERRED_LOCATION,     cudaMemAdvise               JET_STATUS_UNSUPPORTED, hint:
+ *  ACCESSED_BY and their UNSETs                               CUDA refuses a GPU location
+ *                                                             there, and with one DRAM a CPU
+ *                                                             location changes nothing
+ *  jet_managed_prefetch_range     cudaMemPrefetchAsync        JET_STATUS_UNSUPPORTED, hint:
+ *                                                             jet_managed_make_available
+ *                                                             hands over by stream attach
+ *  jet_managed_range_query        cudaMemRangeGetAttributes   the same (reports nothing set)
+ *  jet_managed_attach             cudaStreamAttachMemAsync    the same: the Tegra hand-over
  *
  * Where the policy forbids managed memory (a discrete GPU on a Tegra host) no
  * managed buffer exists, so these calls never reach one.
@@ -456,12 +456,12 @@ jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_pro
 
 /** Advice for a range of managed memory (cudaMemAdvise). */
 typedef enum jet_managed_advice {
-  JET_ADVISE_READ_MOSTLY = 1,                /**< mostly read: processors may keep read-only copies */
-  JET_ADVISE_UNSET_READ_MOSTLY = 2,          /**< undo READ_MOSTLY (collapses the copies) */
-  JET_ADVISE_PREFERRED_LOCATION = 3,         /**< keep the pages at @where when possible */
-  JET_ADVISE_UNSET_PREFERRED_LOCATION = 4,   /**< no preferred location */
-  JET_ADVISE_ACCESSED_BY = 5,                /**< keep the pages mapped for @where: fewer faults */
-  JET_ADVISE_UNSET_ACCESSED_BY = 6           /**< undo ACCESSED_BY for @where */
+  JET_ADVISE_READ_MOSTLY = 1,              /**< mostly read: processors may keep read-only copies */
+  JET_ADVISE_UNSET_READ_MOSTLY = 2,        /**< undo READ_MOSTLY (collapses the copies) */
+  JET_ADVISE_PREFERRED_LOCATION = 3,       /**< keep the pages at @where when possible */
+  JET_ADVISE_UNSET_PREFERRED_LOCATION = 4, /**< no preferred location */
+  JET_ADVISE_ACCESSED_BY = 5,              /**< keep the pages mapped for @where: fewer faults */
+  JET_ADVISE_UNSET_ACCESSED_BY = 6         /**< undo ACCESSED_BY for @where */
 } jet_managed_advice;
 
 /**
