@@ -2,6 +2,8 @@
  * The Unified Memory appendix per platform: what managed memory may do under a
  * policy on a device (TEGRA.md: no concurrent managed access and no prefetch on
  * Jetson before Thor; no unified memory on a discrete GPU of a Tegra host).
+ * pageableMemoryAccess does not enter: the advice calls take cudaMallocManaged
+ * buffers only, never pageable memory, where that attribute would matter.
  */
 #include "internal.h"
 
