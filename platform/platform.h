@@ -75,6 +75,29 @@ jet_status jet__ipc_mechanism_usable(const jet_platform_info *dev, const jet_pol
 /* A name for @mech ("VMM file descriptor", "legacy CUDA IPC handle", ...). */
 const char *jet__ipc_mechanism_name(jet_ipc_mechanism mech);
 
+/* ------------------------------------------------------------ managed memory */
+
+/* What managed memory may do under @policy on @dev (UM appendix). Pure: no
+ * CUDA call, no environment. A forced policy restricts, never adds: each rule
+ * needs both the policy and the device attribute. */
+typedef struct jet__managed_rules {
+  int allowed;        /* managed memory may be allocated (policy.managed_memory_allowed
+                         and cudaDevAttrManagedMemory) */
+  int concurrent;     /* the CPU may touch managed memory while kernels run:
+                         cudaDevAttrConcurrentManagedAccess and a PREFETCH policy */
+  int prefetch;       /* cudaMemPrefetchAsync may be used (as concurrent) */
+  int advice;         /* cudaMemAdvise takes effect: concurrent and policy.managed_advice */
+} jet__managed_rules;
+
+void jet__managed_rules_of(const jet_platform_info *dev, const jet_policy *policy,
+                           jet__managed_rules *out);
+
+/* UNSUPPORTED for @what (e.g. "cudaMemPrefetchAsync") that the rules refuse,
+ * saying whether the policy or the device refuses it, with @hint (NULL: the
+ * UM appendix's explanation). */
+jet_status jet__managed_refuse(const jet_platform_info *dev, const jet_policy *policy,
+                               const char *what, const char *hint, const char *fn);
+
 extern const jet__platform_ops jet__desktop_ops;
 extern const jet__platform_ops jet__tegra_ops;
 

@@ -13,30 +13,31 @@ typedef struct policy_row {
 } policy_row;
 
 /* name, kind, soc, forced, shared backing, host register, managed, memory IPC, event IPC,
- * cubin match, pinned CPU reads cached, EGLSync -> event, reason; L2 persistence and its
- * reason (both set from the device by l2_policy) */
+ * cubin match, pinned CPU reads cached, EGLSync -> event, reason (filled at selection),
+ * managed advice, managed memory allowed (UM appendix: no advice before Thor; a discrete
+ * GPU on a Tegra host gets managed memory refused by whoever selects per device) */
 static const policy_row rows[] = {
     {{"desktop", JET_PLATFORM_DESKTOP, 0, 0, JET_SHARED_BACKING_DEVICE_STAGED, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 0, ""},
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 0, "", 1, 1},
      &jet__desktop_ops},
     /* Xavier and Orin: I/O coherent one way, so pinned memory is CPU-cached and
      * host registration works; managed memory cannot be touched by the CPU while
      * kernels run (concurrentManagedAccess == 0) and prefetch is unsupported;
      * only event IPC works on L4T. */
     {{"xavier", JET_PLATFORM_TEGRA, 72, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
      &jet__tegra_ops},
     {{"orin", JET_PLATFORM_TEGRA, 87, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
      &jet__tegra_ops},
     /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work. */
     {{"thor", JET_PLATFORM_TEGRA, 110, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 1, 1},
      &jet__tegra_ops},
     /* Any other integrated GPU (Nano/TX1 5.3, TX2 6.2: not I/O coherent): the
      * conservative set. Not selectable by name. */
     {{"tegra", JET_PLATFORM_TEGRA, 0, 0, JET_SHARED_BACKING_MAPPED_HOST, 0,
-      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 0, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
      &jet__tegra_ops},
 };
 

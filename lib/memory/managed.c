@@ -24,8 +24,9 @@ static jet_status check_access(jet_processor a, const char *fn) {
 }
 
 static int can_prefetch(const struct jet_context_s *ctx) {
-  return ctx->platform.policy.managed_mode == JET_MANAGED_PREFETCH &&
-         ctx->info.concurrent_managed_access;
+  jet__managed_rules r;
+  jet__managed_rules_of(&ctx->info, &ctx->platform.policy, &r);
+  return r.prefetch;
 }
 
 static jet_status attach(cudaStream_t cu, jet_buffer buf, unsigned flags, const char *fn) {

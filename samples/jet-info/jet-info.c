@@ -77,6 +77,9 @@ static int report(int device, const char *platform) {
   printf("  %-28s %s\n", "host registration", p.host_register_allowed ? "allowed" : "refused");
   printf("  %-28s %s\n", "managed memory hand-over",
          p.managed_mode == JET_MANAGED_PREFETCH ? "prefetch" : "stream attach");
+  printf("  %-28s %s\n", "managed memory advice",
+         p.managed_advice ? "in effect" : "read-mostly a no-op, location advice refused");
+  printf("  %-28s %s\n", "managed memory", p.managed_memory_allowed ? "allowed" : "refused");
   printf("  %-28s %s\n", "memory IPC", p.memory_ipc_allowed ? "allowed" : "refused (use VMM fds)");
   printf("  %-28s %s\n", "event IPC", p.event_ipc_allowed ? "allowed" : "refused");
   printf("  %-28s %s\n", "cubin matching",

@@ -143,6 +143,15 @@ typedef struct jet_policy {
    *  and SM 8.0+), not from its name, so Orin (SM 8.7) has it. */
   int l2_persistence;
   char l2_persistence_why[160];      /**< why L2 persistence is or is not available */
+  /** Managed-memory advice (jet_managed_advise: preferred location, accessed-by,
+   *  read duplication) takes effect: 1 on desktop and Thor; 0 on Tegra before
+   *  Thor, where CPU and GPU share one DRAM without concurrent managed access
+   *  (UM appendix). Advice is also refused on any device whose
+   *  concurrentManagedAccess is 0 (jetrt/memory.h says per call). */
+  int managed_advice;
+  /** Managed memory may be allocated at all: 0 for a discrete GPU attached to
+   *  a Tegra host, where the UM appendix says unified memory is unsupported. */
+  int managed_memory_allowed;
 } jet_policy;
 
 /* ------------------------------------------------------------------ context */

@@ -352,6 +352,7 @@ jet_status jet_memset_3d_async(jet_stream stream, jet_pitched_ptr dst, int value
 
 /** Who is about to use managed memory. */
 typedef enum jet_processor {
+  JET_PROCESSOR_NONE = 0, /**< none: advice without a location; "none or mixed" in a query */
   JET_PROCESSOR_GPU = 1, /**< kernels and copies on the stream */
   JET_PROCESSOR_CPU = 2  /**< the host, through host_ptr */
 } jet_processor;
@@ -419,6 +420,128 @@ jet_status jet_managed_prefetch(jet_stream stream, jet_buffer buf, jet_processor
  * Thread safety: safe from any thread; JET_PROCESSOR_CPU blocks the caller.
  */
 jet_status jet_managed_make_available(jet_stream stream, jet_buffer buf, jet_processor access);
+
+/* ------------------------------------------------------------------ managed memory advice */
+
+/*
+ * Advice, range prefetch and range queries on a range of a managed buffer
+ * (Unified Memory appendix). A range is @offset and @bytes inside the buffer:
+ * @bytes > 0 and @offset + @bytes <= the buffer's size. CUDA applies advice
+ * and prefetch to whole pages, so a range that shares a page with its
+ * neighbour also affects the neighbour's bytes in that page.
+ *
+ * The rules per platform (jet_policy.managed_advice, managed_mode,
+ * managed_memory_allowed, and the device's cudaDevAttrConcurrentManagedAccess;
+ * a forced policy such as JET_PLATFORM=orin restricts a desktop GPU the same way):
+ *
+ *  call                           desktop, Thor (concurrent   Tegra before Thor, or a device
+ *                                 managed access)             without concurrent managed access
+ *  -----------------------------  --------------------------  --------------------------------
+ *  advise READ_MOSTLY, UNSET_...  cudaMemAdvise               no-op, JET_STATUS_OK: a pure
+ *                                                             hint; CUDA never read-duplicates
+ *                                                             there; the query reports 0
+ *  advise PREFERRED_LOCATION,     cudaMemAdvise               JET_STATUS_UNSUPPORTED, hint:
+ *  ACCESSED_BY and their UNSETs                               CUDA refuses a GPU location
+ *                                                             there, and with one DRAM a CPU
+ *                                                             location changes nothing
+ *  jet_managed_prefetch_range     cudaMemPrefetchAsync        JET_STATUS_UNSUPPORTED, hint:
+ *                                                             jet_managed_make_available
+ *                                                             hands over by stream attach
+ *  jet_managed_range_query        cudaMemRangeGetAttributes   the same (reports nothing set)
+ *  jet_managed_attach             cudaStreamAttachMemAsync    the same: the Tegra hand-over
+ *
+ * Where the policy forbids managed memory (a discrete GPU on a Tegra host) no
+ * managed buffer exists, so these calls never reach one.
+ */
+
+/** Advice for a range of managed memory (cudaMemAdvise). */
+typedef enum jet_managed_advice {
+  JET_ADVISE_READ_MOSTLY = 1,              /**< mostly read: processors may keep read-only copies */
+  JET_ADVISE_UNSET_READ_MOSTLY = 2,        /**< undo READ_MOSTLY (collapses the copies) */
+  JET_ADVISE_PREFERRED_LOCATION = 3,       /**< keep the pages at @where when possible */
+  JET_ADVISE_UNSET_PREFERRED_LOCATION = 4, /**< no preferred location */
+  JET_ADVISE_ACCESSED_BY = 5,              /**< keep the pages mapped for @where: fewer faults */
+  JET_ADVISE_UNSET_ACCESSED_BY = 6         /**< undo ACCESSED_BY for @where */
+} jet_managed_advice;
+
+/**
+ * jet_managed_advise - give CUDA advice about a range of a managed buffer.
+ *
+ * Not stream ordered: it takes effect for later accesses and prefetches.
+ * Per platform see the table above: on Tegra before Thor READ_MOSTLY and
+ * UNSET_READ_MOSTLY succeed and do nothing; the location advice is refused.
+ * @buf: a JET_MEMORY_MANAGED buffer.
+ * @offset, @bytes: the range inside @buf.
+ * @advice: what to advise.
+ * @where: PREFERRED_LOCATION, ACCESSED_BY and UNSET_ACCESSED_BY: JET_PROCESSOR_GPU
+ *         (the buffer context's device) or JET_PROCESSOR_CPU. The others take no
+ *         location: JET_PROCESSOR_NONE.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE for a bad @buf;
+ *         JET_STATUS_INVALID_ARGUMENT for a buffer that is not managed, zero
+ *         @bytes, a range past the buffer's end, an unknown @advice, or a
+ *         @where that does not fit the advice; JET_STATUS_OVERFLOW when
+ *         @offset + @bytes overflows; JET_STATUS_UNSUPPORTED with a hint for
+ *         location advice where the platform has no effect for it; or a CUDA
+ *         status.
+ * Thread safety: safe from any thread; advice on overlapping ranges from two
+ * threads at once ends as one of the two.
+ */
+jet_status jet_managed_advise(jet_buffer buf, size_t offset, size_t bytes,
+                              jet_managed_advice advice, jet_processor where);
+
+/**
+ * jet_managed_prefetch_range - migrate a range of a managed buffer to the GPU
+ * or the CPU in stream order (cudaMemPrefetchAsync); jet_managed_prefetch on
+ * part of a buffer.
+ *
+ * Refused where prefetch is unsupported (Tegra before Thor, or no concurrent
+ * managed access): it is not translated, because the portable hand-over,
+ * jet_managed_make_available, works on whole buffers and may block.
+ * @stream: the stream the migration is ordered on; of the buffer's context.
+ * @to: JET_PROCESSOR_GPU (the context's device) or JET_PROCESSOR_CPU.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_WRONG_CONTEXT;
+ *         JET_STATUS_INVALID_ARGUMENT as for jet_managed_advise, or a @to that
+ *         is not GPU or CPU; JET_STATUS_OVERFLOW; JET_STATUS_UNSUPPORTED with a
+ *         hint where prefetch is unavailable; or a CUDA status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_managed_prefetch_range(jet_stream stream, jet_buffer buf, size_t offset,
+                                      size_t bytes, jet_processor to);
+
+/** A location a range query reports. */
+typedef struct jet_managed_location {
+  jet_processor processor; /**< GPU, CPU, or NONE: none, or not the same for every page */
+  int device;              /**< CUDA device index when processor is GPU, else -1 */
+} jet_managed_location;
+
+/** Most entries jet_managed_range_info.accessed_by holds. */
+#define JET_MANAGED_ACCESSED_BY_MAX 8
+
+/** What jet_managed_range_query reports about a range. */
+typedef struct jet_managed_range_info {
+  int read_mostly;                     /**< 1: every page of the range is READ_MOSTLY */
+  jet_managed_location preferred;      /**< preferred location shared by every page */
+  jet_managed_location last_prefetch;  /**< where every page was last prefetched (asked,
+                                            not necessarily done); NONE if never */
+  int accessed_by_count;               /**< valid entries of accessed_by */
+  jet_managed_location accessed_by[JET_MANAGED_ACCESSED_BY_MAX]; /**< processors with
+                                            ACCESSED_BY on the whole range */
+} jet_managed_range_info;
+
+/**
+ * jet_managed_range_query - read the advice and last prefetch location of a
+ * range of a managed buffer (cudaMemRangeGetAttributes).
+ *
+ * Works on every platform that has managed memory; where advice is a no-op or
+ * refused (Tegra before Thor) it reports nothing set.
+ * @info: receives the attributes.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         for a NULL @info, a buffer that is not managed, zero @bytes or a
+ *         range past the end; JET_STATUS_OVERFLOW; or a CUDA status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_managed_range_query(jet_buffer buf, size_t offset, size_t bytes,
+                                   jet_managed_range_info *info);
 
 #ifdef __cplusplus
 }
