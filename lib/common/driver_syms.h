@@ -43,6 +43,10 @@
   X(cuMemExportToShareableHandle, 10020, CUresult,                                         \
     (void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType, unsigned long long)) \
   X(cuMemImportFromShareableHandle, 10020, CUresult,                                       \
-    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))
+    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))                 \
+  /* native handles (lib/native) */                                                        \
+  X(cuCtxGetCurrent, 4000, CUresult, (CUcontext *))                                        \
+  X(cuCtxGetDevice, 2000, CUresult, (CUdevice *))                                          \
+  X(cuStreamGetCtx, 9020, CUresult, (CUstream, CUcontext *))
 
 #endif
