@@ -250,8 +250,11 @@ jet_status jet__alloc_hold_add(jet__alloc_hold **slot, struct jet_context_s *ctx
 
 static void hold_free(jet__alloc_hold *h, const char *fn) {
   if (h->mem.origin != JET__ALLOC_NONE) {
+    /* Released even when the device cannot be made current, as buffers are:
+     * the addresses are unified, and the memory must not stay held. */
     jet_status st = jet__ctx_activate(h->ctx, fn);
-    if (st == JET_STATUS_OK) st = jet__alloc_release(&h->mem, fn);
+    jet_status rs = jet__alloc_release(&h->mem, fn);
+    if (st == JET_STATUS_OK) st = rs;
     if (st != JET_STATUS_OK)
       jet__log(JET_LOG_ERROR, "%s: releasing memory that outlived its object: %s", fn,
                jet_last_error_string());

@@ -437,6 +437,12 @@ static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor 
   }
   const jet_format_desc *f = jet__format(format);
   JET__ARG(f, "unknown format %d", (int)format);
+  int planar = format == JET_FORMAT_RGBF32P;
+  if (f->planes > 1 && !planar)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "%s has %d planes in separate layouts; import each plane as its own image "
+                      "(GRAY8 for a Y plane)",
+                      f->name, f->planes);
   unsigned want_code = f->elem == JET_ELEM_F32 ? kDLFloat : kDLUInt;
   if (t->dtype.code != want_code || (size_t)t->dtype.bits != (size_t)f->elem_size * 8 ||
       t->dtype.lanes != 1)
@@ -444,12 +450,6 @@ static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor 
                       "dtype (code %u, %u bits, %u lanes) is not %s's sample type (%s%d, 1 lane)",
                       (unsigned)t->dtype.code, (unsigned)t->dtype.bits, (unsigned)t->dtype.lanes,
                       f->name, f->elem == JET_ELEM_F32 ? "float" : "uint", f->elem_size * 8);
-  int planar = format == JET_FORMAT_RGBF32P;
-  if (f->planes > 1 && !planar)
-    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
-                      "%s has %d planes in separate layouts; import each plane as its own image "
-                      "(GRAY8 for a Y plane)",
-                      f->name, f->planes);
   int64_t s_pl = 0, s_row, s_px, s_c, h, w, c;
   int64_t samples = planar ? 1 : f->bytes_per_pixel[0] / f->elem_size;
   if (planar) {
