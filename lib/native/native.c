@@ -92,21 +92,20 @@ jet_status jet_stream_wrap(jet_context ctx, void *cuda_stream, jet_stream *out) 
   JET__TRY(jet__driver(&d, __func__));
   CUcontext mine = NULL, its = NULL;
   JET__TRY(current_cu_ctx(ctx, d, &mine, __func__));
-  unsigned cf = 0;
-  cudaError_t e = cudaStreamGetFlags(cu, &cf);
-  if (e != cudaSuccess)
-    return jet__cuda_error(e, __func__, "cudaStreamGetFlags",
-                           "pass a live cudaStream_t created on the context's device", NULL);
-  int prio = 0;
-  JET__CUDA(cudaStreamGetPriority, (cu, &prio));
   CUresult r = d->cuStreamGetCtx((CUstream)cu, &its);
-  if (r != CUDA_SUCCESS) return jet__cu_error(r, __func__, "cuStreamGetCtx", NULL, NULL);
+  if (r != CUDA_SUCCESS)
+    return jet__cu_error(r, __func__, "cuStreamGetCtx",
+                         "pass a live cudaStream_t created on the context's device", NULL);
   if (its != mine)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__,
                       "the stream belongs to driver context %p, not to device %d's primary "
                       "context %p that jetrt uses: create it with cudaStreamCreate* after "
                       "cudaSetDevice(%d), not inside a context of your own",
                       (void *)its, ctx->device, (void *)mine, ctx->device);
+  unsigned cf = 0;
+  int prio = 0;
+  JET__CUDA(cudaStreamGetFlags, (cu, &cf));
+  JET__CUDA(cudaStreamGetPriority, (cu, &prio));
 
   struct jet_stream_s *s = calloc(1, sizeof *s);
   if (!s) return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory for a stream");
