@@ -419,6 +419,34 @@ static int export_outlives_buffer(void) {
   return 0;
 }
 
+/* Export, destroy, re-import, destroy, many times: nothing stays allocated. */
+static int cycles(void) {
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  size_t bytes = (size_t)4 << 20, free0 = 0, free1 = 0, total = 0;
+  jet_buffer_desc d = {JET_MEMORY_DEVICE, 0, bytes, 0, 0};
+  for (int warm = 0; warm < 2; warm++) { /* the first round settles the allocator */
+    /* cudaMemGetInfo, not jet_context_mem_info: a forced Tegra policy estimates
+     * from /proc/meminfo, which would not see device memory leak */
+    if (warm) CUDA_OK(cudaMemGetInfo(&free0, &total));
+    for (int i = 0; i < 1000; i++) {
+      jet_buffer b, back;
+      DLManagedTensor *t = NULL;
+      CHECK_OK(jet_buffer_create(ctx, &d, &b));
+      CHECK_OK(jet_dlpack_export_buffer(b, NULL, &t));
+      CHECK_OK(jet_buffer_destroy(b));
+      CHECK_OK(jet_dlpack_import_buffer(ctx, t, &back));
+      CHECK_OK(jet_buffer_destroy(back));
+    }
+  }
+  CUDA_OK(cudaMemGetInfo(&free1, &total));
+  CHECK_MSG(free1 + ((size_t)64 << 20) >= free0,
+            "free device memory fell from %zu to %zu bytes over 1000 cycles of %zu bytes", free0,
+            free1, bytes);
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 #define DL_GPU_TEST(fn) \
   do {                  \
     REQUIRE_GPU();      \
@@ -432,3 +460,4 @@ TEST(gpu_dlpack_round_trip_buffer) { DL_GPU_TEST(round_trip_buffer); }
 TEST(gpu_dlpack_round_trip_image) { DL_GPU_TEST(round_trip_image); }
 TEST(gpu_dlpack_import_foreign_tensors) { DL_GPU_TEST(foreign_tensors); }
 TEST(gpu_dlpack_export_outlives_buffer) { DL_GPU_TEST(export_outlives_buffer); }
+TEST(gpu_dlpack_export_import_cycles_alone) { DL_GPU_TEST(cycles); }
