@@ -155,8 +155,9 @@ static jet_status image_view(jet_image image, int plane, view *v, jet__alloc_hol
                       "into an image of your own to export it",
                       image->lender);
   const jet__image_layout *l = &image->layout;
-  JET__ARG(plane >= 0 && plane < l->planes, "plane %d of a %d-plane %s image", plane, l->planes,
-           jet_format_name(l->format));
+  if (plane < 0 || plane >= l->planes)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "plane %d of a %d-plane %s image", plane,
+                      l->planes, jet_format_name(l->format));
   const jet_format_desc *f = jet__format(l->format);
   if (!f) return jet__error(JET_STATUS_INTERNAL, fn, "image of unknown format %d", (int)l->format);
   const jet__plane_layout *p = &l->plane[plane];
@@ -436,7 +437,7 @@ static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor 
                         (unsigned)t->dtype.lanes);
   }
   const jet_format_desc *f = jet__format(format);
-  JET__ARG(f, "unknown format %d", (int)format);
+  if (!f) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "unknown format %d", (int)format);
   int planar = format == JET_FORMAT_RGBF32P;
   if (f->planes > 1 && !planar)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
@@ -453,7 +454,8 @@ static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor 
   int64_t s_pl = 0, s_row, s_px, s_c, h, w, c;
   int64_t samples = planar ? 1 : f->bytes_per_pixel[0] / f->elem_size;
   if (planar) {
-    JET__ARG(t->ndim == 3 && t->shape[0] == 3, "RGBF32P takes a [3, height, width] tensor");
+    if (t->ndim != 3 || t->shape[0] != 3)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "RGBF32P takes a [3, height, width] tensor");
     h = t->shape[1];
     w = t->shape[2];
     c = 1;
