@@ -102,8 +102,7 @@ static jet_status check_dtype(uint8_t bits, uint16_t lanes, const char *what, co
 }
 
 static jet_status buffer_view(jet_buffer buf, const jet_dl_dtype *dtype, view *v,
-                              jet__alloc_hold ***slot, struct jet_context_s **ctx,
-                              const char *fn) {
+                              jet__alloc_hold ***slot, struct jet_context_s **ctx, const char *fn) {
   JET__TRY(jet__buffer_check(buf, NULL, fn));
   if (buf->lender)
     return jet__error(JET_STATUS_INVALID_STATE, fn,
@@ -279,12 +278,12 @@ jet_status jet_dlpack_export_image(jet_image image, int plane, struct DLManagedT
 
 /* A tensor that passed the host checks, reduced to rows. */
 typedef struct rows {
-  char *base;       /* data + byte_offset */
-  size_t es;        /* bytes per element */
-  size_t width_el;  /* elements per row */
-  size_t height;    /* rows */
-  size_t pitch_el;  /* elements between rows */
-  size_t bytes;     /* from base to the end of the last row */
+  char *base;      /* data + byte_offset */
+  size_t es;       /* bytes per element */
+  size_t width_el; /* elements per row */
+  size_t height;   /* rows */
+  size_t pitch_el; /* elements between rows */
+  size_t bytes;    /* from base to the end of the last row */
 } rows;
 
 static const char *device_type_name(int t) {
@@ -408,8 +407,10 @@ static jet_format infer_format(const DLTensor *t) {
   int c = t->ndim == 3 ? (int)t->shape[2] : t->ndim == 2 ? 1 : 0;
   if (t->dtype.lanes != 1) return JET_FORMAT_NONE_;
   if (code == kDLUInt && bits == 8)
-    return c == 1 ? JET_FORMAT_GRAY8 : c == 3 ? JET_FORMAT_RGB8 : c == 4 ? JET_FORMAT_RGBA8
-                                                                         : JET_FORMAT_NONE_;
+    return c == 1   ? JET_FORMAT_GRAY8
+           : c == 3 ? JET_FORMAT_RGB8
+           : c == 4 ? JET_FORMAT_RGBA8
+                    : JET_FORMAT_NONE_;
   if (code == kDLUInt && bits == 16) return c == 1 ? JET_FORMAT_GRAY16 : JET_FORMAT_NONE_;
   if (code == kDLFloat && bits == 32)
     return c == 1 ? JET_FORMAT_GRAYF32 : c == 3 ? JET_FORMAT_RGBF32 : JET_FORMAT_NONE_;
@@ -455,7 +456,8 @@ static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor 
   int64_t samples = planar ? 1 : f->bytes_per_pixel[0] / f->elem_size;
   if (planar) {
     if (t->ndim != 3 || t->shape[0] != 3)
-      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "RGBF32P takes a [3, height, width] tensor");
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "RGBF32P takes a [3, height, width] tensor");
     h = t->shape[1];
     w = t->shape[2];
     c = 1;
@@ -467,9 +469,9 @@ static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor 
     int ok = (t->ndim == 3 && t->shape[2] == samples) || (samples == 1 && t->ndim == 2);
     if (!ok)
       return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
-                        "%s takes a [height, width%s] tensor; this one has %d dimensions%s", f->name,
-                        samples == 1 ? "] or [height, width, 1" : ", samples]", (int)t->ndim,
-                        t->ndim == 3 ? " with a different sample count" : "");
+                        "%s takes a [height, width%s] tensor; this one has %d dimensions%s",
+                        f->name, samples == 1 ? "] or [height, width, 1" : ", samples]",
+                        (int)t->ndim, t->ndim == 3 ? " with a different sample count" : "");
     h = t->shape[0];
     w = t->shape[1];
     c = samples;
@@ -545,8 +547,8 @@ static jet_status check_memory(struct jet_context_s *ctx, int dt, void *base, vo
   return JET_STATUS_OK;
 }
 
-static jet_status import_buffer(struct jet_context_s *ctx, const DLTensor *t,
-                                void (*cb)(void *), void *arg, jet_buffer *out, const char *fn) {
+static jet_status import_buffer(struct jet_context_s *ctx, const DLTensor *t, void (*cb)(void *),
+                                void *arg, jet_buffer *out, const char *fn) {
   rows r;
   JET__TRY(buffer_rows(ctx, t, &r, fn));
   int dt = (int)t->device.device_type;
@@ -597,10 +599,11 @@ static jet_status import_image(struct jet_context_s *ctx, const DLTensor *t, jet
                              "to the device",
                              "the pinned host tensor has no device mapping, which an image needs");
   void *ptrs[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
-  for (int i = 0; i < ip.layout.planes; i++)
-    ptrs[i] = (char *)dev + ((char *)ip.ptrs[i] - ip.base);
-  jet__alloc mem = jet__alloc_external(dt == kDLCUDA ? ctx->device : -1, ip.base, ip.bytes, cb, arg);
-  jet_image_memory kind = dt == kDLCUDAHost ? JET_IMAGE_MEMORY_MAPPED_HOST : JET_IMAGE_MEMORY_DEVICE;
+  for (int i = 0; i < ip.layout.planes; i++) ptrs[i] = (char *)dev + ((char *)ip.ptrs[i] - ip.base);
+  jet__alloc mem =
+      jet__alloc_external(dt == kDLCUDA ? ctx->device : -1, ip.base, ip.bytes, cb, arg);
+  jet_image_memory kind =
+      dt == kDLCUDAHost ? JET_IMAGE_MEMORY_MAPPED_HOST : JET_IMAGE_MEMORY_DEVICE;
   return jet__image_new(ctx, &ip.layout, kind, ptrs, &mem, 0, out, fn);
 }
 
@@ -624,8 +627,7 @@ jet_status jet_dlpack_import_image(jet_context ctx, struct DLManagedTensor *tens
   *out = NULL;
   JET__ARG(tensor, "tensor is NULL");
   JET__TRY(jet__handle_check(ctx, JET__H_CONTEXT, __func__, "ctx"));
-  return import_image(ctx, &tensor->dl_tensor, format, call_legacy_deleter, tensor, out,
-                      __func__);
+  return import_image(ctx, &tensor->dl_tensor, format, call_legacy_deleter, tensor, out, __func__);
 }
 
 /* ------------------------------------------------------------ DLPack 1.x */
@@ -639,9 +641,8 @@ static void delete_versioned(DLManagedTensorVersioned *self) {
   free(r);
 }
 
-static jet_status export_versioned(const view *v, jet__alloc_hold **slot,
-                                   struct jet_context_s *ctx, DLManagedTensorVersioned **out,
-                                   const char *fn) {
+static jet_status export_versioned(const view *v, jet__alloc_hold **slot, struct jet_context_s *ctx,
+                                   DLManagedTensorVersioned **out, const char *fn) {
   jet_status st;
   export_rec *r = new_export(slot, ctx, &st, fn);
   if (!r) return st;
@@ -665,8 +666,7 @@ static jet_status check_versioned(const DLManagedTensorVersioned *t, const char 
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "DLPack version %u.%u: jetrt reads major version %d (call the tensor's "
                       "deleter, DLPack says that is safe)",
-                      (unsigned)t->version.major, (unsigned)t->version.minor,
-                      DLPACK_MAJOR_VERSION);
+                      (unsigned)t->version.major, (unsigned)t->version.minor, DLPACK_MAJOR_VERSION);
   if (t->flags & DLPACK_FLAG_BITMASK_READ_ONLY)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "the tensor is read-only (DLPACK_FLAG_BITMASK_READ_ONLY) and jetrt cannot "

@@ -37,9 +37,9 @@ static int fail(const char *what, jet_status st) {
   return 1;
 }
 
-#define TRY(call)                                 \
-  do {                                            \
-    jet_status st_ = (call);                      \
+#define TRY(call)                                      \
+  do {                                                 \
+    jet_status st_ = (call);                           \
     if (st_ != JET_STATUS_OK) return fail(#call, st_); \
   } while (0)
 
@@ -92,9 +92,15 @@ static jet_status run_op(const op *o) {
   if (st != JET_STATUS_OK) return st;
   switch (o->kind) {
     case 0: return jet_filter_box(o->s, o->src, o->dst, o->k, JET_BORDER_REPLICATE, NULL);
-    case 1: return jet_memcpy_2d_async(o->s, a.ptr, a.pitch, o->host, a.row_bytes, a.row_bytes, (size_t)a.height);
-    case 2: return jet_memcpy_2d_async(o->s, o->host, b.row_bytes, b.ptr, b.pitch, b.row_bytes, (size_t)b.height);
-    default: return jet_memcpy_2d_async(o->s, b.ptr, b.pitch, a.ptr, a.pitch, a.row_bytes, (size_t)a.height);
+    case 1:
+      return jet_memcpy_2d_async(o->s, a.ptr, a.pitch, o->host, a.row_bytes, a.row_bytes,
+                                 (size_t)a.height);
+    case 2:
+      return jet_memcpy_2d_async(o->s, o->host, b.row_bytes, b.ptr, b.pitch, b.row_bytes,
+                                 (size_t)b.height);
+    default:
+      return jet_memcpy_2d_async(o->s, b.ptr, b.pitch, a.ptr, a.pitch, a.row_bytes,
+                                 (size_t)a.height);
   }
 }
 
@@ -129,13 +135,19 @@ int main(int argc, char **argv) {
   int w = 8192, h = 4096, k = 3, runs = 50, cpu_runs = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     int v = atoi(argv[i + 1]);
-    if (!strcmp(argv[i], "--width")) w = v;
-    else if (!strcmp(argv[i], "--height")) h = v;
-    else if (!strcmp(argv[i], "--ksize")) k = v;
-    else if (!strcmp(argv[i], "--runs")) runs = v;
-    else if (!strcmp(argv[i], "--cpu-runs")) cpu_runs = v;
+    if (!strcmp(argv[i], "--width"))
+      w = v;
+    else if (!strcmp(argv[i], "--height"))
+      h = v;
+    else if (!strcmp(argv[i], "--ksize"))
+      k = v;
+    else if (!strcmp(argv[i], "--runs"))
+      runs = v;
+    else if (!strcmp(argv[i], "--cpu-runs"))
+      cpu_runs = v;
     else {
-      fprintf(stderr, "usage: blur [--width W] [--height H] [--ksize K] [--runs N] [--cpu-runs N]\n");
+      fprintf(stderr,
+              "usage: blur [--width W] [--height H] [--ksize K] [--runs N] [--cpu-runs N]\n");
       return 1;
     }
   }
@@ -238,9 +250,10 @@ int main(int argc, char **argv) {
          "", "");
   printf("%-34s %11.3f %10s %9.1f %9.1f%%\n", "reference: device-to-device copy", copy_ms, "",
          copy_gbs, 100.0);
-  printf("\nGPU medians of %d runs; CPU median of %d. GPU vs CPU: max |difference| %.3g, %zu of "
-         "%zu pixels outside 1e-4 * (1 + |x|)",
-         runs, cpu_runs, maxerr, bad, n);
+  printf(
+      "\nGPU medians of %d runs; CPU median of %d. GPU vs CPU: max |difference| %.3g, %zu of "
+      "%zu pixels outside 1e-4 * (1 + |x|)",
+      runs, cpu_runs, maxerr, bad, n);
   if (bad)
     printf(" (first at x %zu, y %zu: GPU %.7g, CPU %.7g)", first % (size_t)w, first / (size_t)w,
            (double)got[first], (double)ref[first]);

@@ -57,9 +57,9 @@ static int cmp_float(const void *a, const void *b) {
 
 typedef struct kern {
   const char *name, *label;
-  int walks_b;   /* the grid covers B (nx rows of ny) instead of A */
-  int unroll;    /* elements per thread along x */
-  int tiled;     /* 32 x 32 tiles of 32 x 8 threads */
+  int walks_b; /* the grid covers B (nx rows of ny) instead of A */
+  int unroll;  /* elements per thread along x */
+  int tiled;   /* 32 x 32 tiles of 32 x 8 threads */
   int transposes;
 } kern;
 
@@ -81,9 +81,12 @@ int main(int argc, char **argv) {
   int nx = 4096, ny = 4096, runs = 100;
   unsigned bx = 16, by = 16;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--nx") && i + 1 < argc) nx = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--ny") && i + 1 < argc) ny = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+    if (!strcmp(argv[i], "--nx") && i + 1 < argc)
+      nx = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--ny") && i + 1 < argc)
+      ny = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+      runs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--block") && i + 2 < argc) {
       bx = (unsigned)atoi(argv[++i]);
       by = (unsigned)atoi(argv[++i]);
@@ -93,7 +96,8 @@ int main(int argc, char **argv) {
     }
   }
   if (nx < 1 || ny < 1 || runs < 1 || bx < 1 || by < 1 || bx * by > 1024) {
-    fprintf(stderr, "transpose-bw: sizes and runs must be positive, a block at most 1024 threads\n");
+    fprintf(stderr,
+            "transpose-bw: sizes and runs must be positive, a block at most 1024 threads\n");
     return 1;
   }
   int count = 0;
@@ -135,7 +139,8 @@ int main(int argc, char **argv) {
 
   jet_buffer bin, bout, bscr;
   size_t scratch_bytes = (size_t)256 << 20;
-  jet_buffer_desc d = {JET_MEMORY_DEVICE, 0, bytes, 0, 0}, ds = {JET_MEMORY_DEVICE, 0, scratch_bytes, 0, 0};
+  jet_buffer_desc d = {JET_MEMORY_DEVICE, 0, bytes, 0, 0},
+                  ds = {JET_MEMORY_DEVICE, 0, scratch_bytes, 0, 0};
   TRY(jet_buffer_create(ctx, &d, &bin));
   TRY(jet_buffer_create(ctx, &d, &bout));
   TRY(jet_buffer_create(ctx, &ds, &bscr));
@@ -182,8 +187,9 @@ int main(int argc, char **argv) {
     printf("peak DRAM bandwidth: %.0f GB/s (memory clock %.0f MHz x %d-bit bus x 2)\n", peak,
            clock_khz / 1e3, bus_bits);
   else
-    printf("peak DRAM bandwidth: unknown (the device reports no memory clock or bus width); "
-           "percentages are of the measured copy\n");
+    printf(
+        "peak DRAM bandwidth: unknown (the device reports no memory clock or bus width); "
+        "percentages are of the measured copy\n");
   printf("\n%-34s %10s %9s %9s %8s %7s\n", "kernel", "time (ms)", "GB/s", "% peak", "% copy",
          "check");
   double ref = peak > 0 ? peak : gb / (copy_ms * 1e-3);

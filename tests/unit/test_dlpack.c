@@ -16,9 +16,7 @@
 
 #define BAD ((void *)(uintptr_t)0x100000) /* never dereferenced */
 
-static int has(const char *hay, const char *needle) {
-  return hay && strstr(hay, needle) != NULL;
-}
+static int has(const char *hay, const char *needle) { return hay && strstr(hay, needle) != NULL; }
 
 /* A registered buffer that never touches a GPU, allocated so that
  * jet_buffer_destroy can free it; its "memory" is released through @cb. */
@@ -28,7 +26,8 @@ static jet_buffer fake_buf(struct jet_context_s *c, jet_memory_kind kind, size_t
   if (!b) return NULL;
   b->kind = b->requested = kind;
   b->dev = kind == JET_MEMORY_HOST_PINNED ? NULL : BAD;
-  b->host = kind == JET_MEMORY_DEVICE ? NULL : (kind == JET_MEMORY_MANAGED ? BAD : (void *)0x200000);
+  b->host =
+      kind == JET_MEMORY_DEVICE ? NULL : (kind == JET_MEMORY_MANAGED ? BAD : (void *)0x200000);
   b->width = w;
   b->pitch = pitch;
   b->height = h;
@@ -76,7 +75,8 @@ static int t_export_bad_arguments(void) {
   jet__buffer_release_borrowed(lent);
   void *ptrs[1] = {BAD};
   jet_image img;
-  CHECK_OK(jet__image_borrow(&c, JET_FORMAT_RGBA8, 16, 8, NULL, ptrs, "a test lender", &img, "test"));
+  CHECK_OK(
+      jet__image_borrow(&c, JET_FORMAT_RGBA8, 16, 8, NULL, ptrs, "a test lender", &img, "test"));
   CHECK_ST(jet_dlpack_export_image(img, 0, &t), JET_STATUS_INVALID_STATE);
   jet__image_release_borrowed(img);
   CHECK_OK(jet_buffer_destroy(b));
@@ -104,14 +104,15 @@ static int t_export_buffer_describes_rows(void) {
       {JET_MEMORY_HOST_PINNED, 6, 6, 1, 1, {kDLUInt, 8, 1}, kDLCUDAHost, 0, 1, {6}, {1}},
   };
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-    jet_buffer b = fake_buf(&c, rows[r].kind, rows[r].w, rows[r].pitch, rows[r].h, rows[r].d,
-                            NULL, NULL);
+    jet_buffer b =
+        fake_buf(&c, rows[r].kind, rows[r].w, rows[r].pitch, rows[r].h, rows[r].d, NULL, NULL);
     CHECK(b);
     DLManagedTensor *t = NULL;
     CHECK_OK(jet_dlpack_export_buffer(b, &rows[r].dt, &t));
     const DLTensor *x = &t->dl_tensor;
-    CHECK_MSG((int)x->device.device_type == rows[r].dev_type && x->device.device_id == rows[r].dev_id,
-              "row %zu: device %d/%d", r, (int)x->device.device_type, (int)x->device.device_id);
+    CHECK_MSG(
+        (int)x->device.device_type == rows[r].dev_type && x->device.device_id == rows[r].dev_id,
+        "row %zu: device %d/%d", r, (int)x->device.device_type, (int)x->device.device_id);
     CHECK_MSG(x->data == (rows[r].kind == JET_MEMORY_DEVICE || rows[r].kind == JET_MEMORY_MANAGED
                               ? b->dev
                               : b->host) &&
@@ -120,7 +121,8 @@ static int t_export_buffer_describes_rows(void) {
     CHECK_MSG(x->dtype.code == rows[r].dt.code && x->dtype.bits == rows[r].dt.bits &&
                   x->dtype.lanes == rows[r].dt.lanes,
               "row %zu: dtype", r);
-    CHECK_MSG(x->ndim == rows[r].ndim && x->shape && x->strides, "row %zu: ndim %d", r, (int)x->ndim);
+    CHECK_MSG(x->ndim == rows[r].ndim && x->shape && x->strides, "row %zu: ndim %d", r,
+              (int)x->ndim);
     for (int i = 0; i < x->ndim; i++)
       CHECK_MSG(x->shape[i] == rows[r].shape[i] && x->strides[i] == rows[r].strides[i],
                 "row %zu dim %d: shape %lld stride %lld, expected %lld %lld", r, i,
@@ -214,8 +216,8 @@ static int refused(struct jet_context_s *c, fake_tensor *f, jet_format fmt, int 
                    jet_status st, const char *what, int line) {
   jet_buffer b = (jet_buffer)BAD;
   jet_image im = (jet_image)BAD;
-  jet_status got = image ? jet_dlpack_import_image(c, &f->m, fmt, &im)
-                         : jet_dlpack_import_buffer(c, &f->m, &b);
+  jet_status got =
+      image ? jet_dlpack_import_image(c, &f->m, fmt, &im) : jet_dlpack_import_buffer(c, &f->m, &b);
   if (got != st || !has(jet_last_error()->message, what) || b != (image ? (jet_buffer)BAD : NULL) ||
       im != (image ? NULL : (jet_image)BAD) || deleted) {
     fprintf(stderr, "line %d: got %s (expected %s), deleted %d, detail: %s\n", line,
@@ -225,7 +227,8 @@ static int refused(struct jet_context_s *c, fake_tensor *f, jet_format fmt, int 
   return 1;
 }
 
-#define REFUSED(f, fmt, image, st, what) CHECK(refused(&c, (f), (fmt), (image), (st), (what), __LINE__))
+#define REFUSED(f, fmt, image, st, what) \
+  CHECK(refused(&c, (f), (fmt), (image), (st), (what), __LINE__))
 
 static int t_import_refuses_bad_tensors(void) {
   struct jet_context_s c;
@@ -399,7 +402,8 @@ static int t_versioned_per_header(void) {
            JET_STATUS_NOT_BUILT_IN);
   CHECK(out == NULL);
   jet_image im = (jet_image)BAD;
-  CHECK_ST(jet_dlpack_import_image_versioned(&c, NULL, JET_FORMAT_NONE_, &im), JET_STATUS_NOT_BUILT_IN);
+  CHECK_ST(jet_dlpack_import_image_versioned(&c, NULL, JET_FORMAT_NONE_, &im),
+           JET_STATUS_NOT_BUILT_IN);
   CHECK_ST(jet_dlpack_export_image_versioned(NULL, 0, &t), JET_STATUS_NOT_BUILT_IN);
 #endif
   CHECK_OK(jet_buffer_destroy(b));
@@ -432,9 +436,13 @@ static int t_not_built_in(void) {
 
 TEST(dlpack_export_bad_arguments) { DL_TEST(t_export_bad_arguments); }
 TEST(dlpack_export_buffer_describes_rows) { DL_TEST(t_export_buffer_describes_rows); }
-TEST(dlpack_export_keeps_memory_until_last_deleter) { DL_TEST(t_export_keeps_memory_until_last_deleter); }
+TEST(dlpack_export_keeps_memory_until_last_deleter) {
+  DL_TEST(t_export_keeps_memory_until_last_deleter);
+}
 TEST(dlpack_import_refuses_bad_tensors) { DL_TEST(t_import_refuses_bad_tensors); }
-TEST(dlpack_import_failure_leaves_tensor_with_caller) { DL_TEST(t_import_failure_leaves_tensor_with_caller); }
+TEST(dlpack_import_failure_leaves_tensor_with_caller) {
+  DL_TEST(t_import_failure_leaves_tensor_with_caller);
+}
 TEST(dlpack_versioned_per_header) { DL_TEST(t_versioned_per_header); }
 
 /* Without a DLPack header every call is JET_STATUS_NOT_BUILT_IN; with one, the

@@ -26,9 +26,9 @@ static long first_diff(const void *a, const void *b, size_t n) {
   return -1;
 }
 
-#define CHECK_SAME(a, b, n, what)                                                          \
-  do {                                                                                     \
-    long jt_d_ = first_diff((a), (b), (n));                                                \
+#define CHECK_SAME(a, b, n, what)                                                                \
+  do {                                                                                           \
+    long jt_d_ = first_diff((a), (b), (n));                                                      \
     CHECK_MSG(jt_d_ < 0, "%s: first difference at byte %ld of %zu", (what), jt_d_, (size_t)(n)); \
   } while (0)
 
@@ -50,9 +50,8 @@ static int check_tensor(const DLManagedTensor *m, int dev_type, int dev_id, int 
   CHECK_MSG((int)t->device.device_type == dev_type && (int)t->device.device_id == dev_id,
             "device %d/%d, expected %d/%d", (int)t->device.device_type, (int)t->device.device_id,
             dev_type, dev_id);
-  CHECK_MSG(t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1,
-            "dtype %u/%u/%u", (unsigned)t->dtype.code, (unsigned)t->dtype.bits,
-            (unsigned)t->dtype.lanes);
+  CHECK_MSG(t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1, "dtype %u/%u/%u",
+            (unsigned)t->dtype.code, (unsigned)t->dtype.bits, (unsigned)t->dtype.lanes);
   CHECK_MSG(t->ndim == ndim, "ndim %d, expected %d", (int)t->ndim, ndim);
   for (int i = 0; i < ndim; i++)
     CHECK_MSG(t->shape[i] == shape[i] && t->strides[i] == strides[i],
@@ -298,12 +297,15 @@ static int foreign_tensors(void) {
   foreign_deleted = 0;
   jet_image im = NULL;
   f->m.dl_tensor.device.device_id = 1;
-  CHECK_ST(jet_dlpack_import_image(ctx, &f->m, JET_FORMAT_GRAYF32, &im), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_dlpack_import_image(ctx, &f->m, JET_FORMAT_GRAYF32, &im),
+           JET_STATUS_INVALID_ARGUMENT);
   f->m.dl_tensor.device.device_id = 0;
   f->m.dl_tensor.device.device_type = kDLCUDAManaged;
-  CHECK_ST(jet_dlpack_import_image(ctx, &f->m, JET_FORMAT_GRAYF32, &im), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_dlpack_import_image(ctx, &f->m, JET_FORMAT_GRAYF32, &im),
+           JET_STATUS_INVALID_ARGUMENT);
   f->m.dl_tensor.device.device_type = kDLCUDAHost;
-  CHECK_ST(jet_dlpack_import_image(ctx, &f->m, JET_FORMAT_GRAYF32, &im), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_dlpack_import_image(ctx, &f->m, JET_FORMAT_GRAYF32, &im),
+           JET_STATUS_INVALID_ARGUMENT);
   f->m.dl_tensor.device.device_type = kDLCUDA;
   CHECK(foreign_deleted == 0 && im == NULL);
 

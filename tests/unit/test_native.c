@@ -13,9 +13,7 @@
 
 #define BAD ((void *)(uintptr_t)0x100000) /* never dereferenced */
 
-static int has(const char *hay, const char *needle) {
-  return hay && strstr(hay, needle) != NULL;
-}
+static int has(const char *hay, const char *needle) { return hay && strstr(hay, needle) != NULL; }
 
 TEST(native_getters_bad_arguments) {
   void *p = BAD;

@@ -11,10 +11,10 @@
 
 #include "test.h"
 
-#define CUDA_OK(call)                                                                  \
-  do {                                                                                 \
-    cudaError_t jt_e_ = (call);                                                        \
-    CHECK_MSG(jt_e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(jt_e_));       \
+#define CUDA_OK(call)                                                            \
+  do {                                                                           \
+    cudaError_t jt_e_ = (call);                                                  \
+    CHECK_MSG(jt_e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(jt_e_)); \
   } while (0)
 
 /* First differing byte of two arrays, or -1. */
@@ -25,12 +25,12 @@ static long first_diff(const void *a, const void *b, size_t n) {
   return -1;
 }
 
-#define CHECK_SAME(a, b, n, what)                                                          \
-  do {                                                                                     \
-    long jt_d_ = first_diff((a), (b), (n));                                                \
+#define CHECK_SAME(a, b, n, what)                                                                \
+  do {                                                                                           \
+    long jt_d_ = first_diff((a), (b), (n));                                                      \
     CHECK_MSG(jt_d_ < 0, "%s: first difference at byte %ld of %zu: got 0x%02x, expected 0x%02x", \
-              (what), jt_d_, (size_t)(n), jt_d_ < 0 ? 0 : ((const unsigned char *)(a))[jt_d_],  \
-              jt_d_ < 0 ? 0 : ((const unsigned char *)(b))[jt_d_]);                        \
+              (what), jt_d_, (size_t)(n), jt_d_ < 0 ? 0 : ((const unsigned char *)(a))[jt_d_],   \
+              jt_d_ < 0 ? 0 : ((const unsigned char *)(b))[jt_d_]);                              \
   } while (0)
 
 /* ------------------------------------------------------------ wrapped stream */
@@ -95,8 +95,8 @@ TEST(gpu_native_wrapped_stream_orders_with_raw_cuda) {
   CHECK_MSG(d < 0,
             "b(%ld, %ld) = 0x%02x, expected 0x%02x (rows %d..%d of a set to 0x%02x, columns "
             "%d..%d of b to 0x%02x): the stream's order was not kept",
-            d < 0 ? 0 : d % H, d < 0 ? 0 : d / H, d < 0 ? 0 : got[d], d < 0 ? 0 : expect[d], r0,
-            r1, va, c0, c1, vb);
+            d < 0 ? 0 : d % H, d < 0 ? 0 : d / H, d < 0 ? 0 : got[d], d < 0 ? 0 : expect[d], r0, r1,
+            va, c0, c1, vb);
 
   /* destroying the handle leaves the caller's stream alive */
   CHECK_OK(jet_stream_destroy(ws));
