@@ -50,6 +50,10 @@
   X(cuLaunchKernelEx, 11060, CUresult, (const CUlaunchConfig *, CUfunction, void **, void **)) \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050, CUresult,                           \
     (int *, CUfunction, int, size_t))                                                      \
-  X(cuOccupancyMaxActiveClusters, 11070, CUresult, (int *, CUfunction, const CUlaunchConfig *))
+  X(cuOccupancyMaxActiveClusters, 11070, CUresult, (int *, CUfunction, const CUlaunchConfig *)) \
+  /* native handles (lib/native) */                                                        \
+  X(cuCtxGetCurrent, 4000, CUresult, (CUcontext *))                                        \
+  X(cuCtxGetDevice, 2000, CUresult, (CUdevice *))                                          \
+  X(cuStreamGetCtx, 9020, CUresult, (CUstream, CUcontext *))
 
 #endif

@@ -124,6 +124,7 @@ struct jet_stream_s {
   unsigned flags;   /* JET_STREAM_* creation flags */
   int priority;
   int is_default;   /* owned by the context (legacy or per-thread): never destroyed by users */
+  int wrapped;      /* the caller's cudaStream_t (jet_stream_wrap): destroy leaves it alive */
 };
 
 /* Validate @s (and, when @ctx is non-NULL, that it belongs to @ctx), make its

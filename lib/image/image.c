@@ -209,9 +209,12 @@ jet_status jet_image_destroy(jet_image image) {
                       "it is not destroyed by the caller",
                       image->lender);
   jet_status st = JET_STATUS_OK;
-  if (image->mem.origin != JET__ALLOC_NONE) {
+  if (image->mem.origin != JET__ALLOC_NONE || image->hold) {
+    /* The hold must let go even when the device cannot be made current, or
+     * the memory (and the context's count) would stay held for good. */
     st = jet__ctx_activate(image->h.ctx, __func__);
-    if (st == JET_STATUS_OK) st = jet__alloc_release(&image->mem, __func__);
+    jet_status rs = jet__alloc_object_release(image->hold, &image->mem, __func__);
+    if (st == JET_STATUS_OK) st = rs;
   }
   jet__handle_unregister(&image->h);
   free(image);

@@ -51,6 +51,7 @@ struct jet_image_s {
   unsigned flags;                    /* JET_IMAGE_* creation flags */
   jet__alloc mem;                    /* owned allocation; JET__ALLOC_NONE when wrapped */
   const char *lender;                /* borrowed: what lends the memory (jet__image_borrow), else NULL */
+  jet__alloc_hold *hold;             /* DLPack exports that keep mem alive past destroy; NULL if none yet */
 };
 
 /* Register a new image of @ctx over @ptrs (device addresses per plane of @l);

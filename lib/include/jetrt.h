@@ -38,5 +38,6 @@
 #include "jetrt/ring.h"
 #include "jetrt/texture.h"
 #include "jetrt/l2.h"
+#include "jetrt/native.h"
 
 #endif /* JETRT_H */

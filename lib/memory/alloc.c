@@ -1,6 +1,8 @@
 /*
  * Owned memory and its release, export and import (see alloc.h).
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -93,6 +95,9 @@ jet_status jet__alloc_release(jet__alloc *a, const char *fn) {
       call = "cudaIpcCloseMemHandle";
       e = cudaIpcCloseMemHandle(r.ptr);
       break;
+    case JET__ALLOC_EXTERNAL:
+      if (r.release_cb) r.release_cb(r.release_arg);
+      return JET_STATUS_OK;
     case JET__ALLOC_VMM: {
       waited = wait_idle(fn);
       jet_status fs = jet__vmm_free(&r.vmm, fn);
@@ -209,4 +214,69 @@ jet_status jet__alloc_import(int device, jet_ipc_mechanism mech, int fd,
   out->exportable = JET_IPC_MECHANISM_NONE;
   out->imported = 1;
   return JET_STATUS_OK;
+}
+
+jet__alloc jet__alloc_external(int device, void *ptr, size_t size, void (*cb)(void *arg),
+                               void *arg) {
+  jet__alloc a = jet__alloc_of(JET__ALLOC_EXTERNAL, device, ptr, size);
+  a.release_cb = cb;
+  a.release_arg = arg;
+  return a;
+}
+
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+
+jet_status jet__alloc_hold_add(jet__alloc_hold **slot, struct jet_context_s *ctx,
+                               jet__alloc_hold **out, const char *fn) {
+  pthread_mutex_lock(&hold_lock);
+  jet__alloc_hold *h = *slot;
+  if (!h) {
+    h = calloc(1, sizeof *h);
+    if (!h) {
+      pthread_mutex_unlock(&hold_lock);
+      return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for an export record");
+    }
+    atomic_init(&h->refs, 1);
+    h->mem = jet__alloc_of(JET__ALLOC_NONE, -1, NULL, 0);
+    h->ctx = ctx;
+    *slot = h;
+  }
+  atomic_fetch_add(&h->refs, 1);
+  pthread_mutex_unlock(&hold_lock);
+  atomic_fetch_add(&ctx->live_objects, 1);
+  *out = h;
+  return JET_STATUS_OK;
+}
+
+static void hold_free(jet__alloc_hold *h, const char *fn) {
+  if (h->mem.origin != JET__ALLOC_NONE) {
+    /* Released even when the device cannot be made current, as buffers are:
+     * the addresses are unified, and the memory must not stay held. */
+    jet_status st = jet__ctx_activate(h->ctx, fn);
+    jet_status rs = jet__alloc_release(&h->mem, fn);
+    if (st == JET_STATUS_OK) st = rs;
+    if (st != JET_STATUS_OK)
+      jet__log(JET_LOG_ERROR, "%s: releasing memory that outlived its object: %s", fn,
+               jet_last_error_string());
+  }
+  free(h);
+}
+
+void jet__alloc_hold_drop(jet__alloc_hold *h) {
+  if (!h) return;
+  struct jet_context_s *ctx = h->ctx;
+  if (atomic_fetch_sub(&h->refs, 1) == 1) hold_free(h, __func__);
+  atomic_fetch_sub(&ctx->live_objects, 1);
+}
+
+jet_status jet__alloc_object_release(jet__alloc_hold *hold, jet__alloc *mem, const char *fn) {
+  if (!hold) return jet__alloc_release(mem, fn);
+  /* Publish the memory before letting go: the last holder reads it after its
+   * own decrement, which is ordered after this one. */
+  hold->mem = *mem;
+  *mem = jet__alloc_of(JET__ALLOC_NONE, -1, NULL, 0);
+  if (atomic_fetch_sub(&hold->refs, 1) != 1) return JET_STATUS_OK;
+  jet__alloc r = hold->mem;
+  free(hold);
+  return jet__alloc_release(&r, fn);
 }

@@ -409,9 +409,10 @@ jet_status jet_buffer_destroy(jet_buffer buf) {
    * are unified addresses, and the handle must not outlive this call. */
   (void)jet__ctx_activate(buf->h.ctx, __func__);
   jet__alloc mem = buf->mem;
+  jet__alloc_hold *hold = buf->hold;
   jet__handle_unregister(&buf->h);
   free(buf);
-  return jet__alloc_release(&mem, __func__);
+  return jet__alloc_object_release(hold, &mem, __func__);
 }
 
 jet_status jet_buffer_get_info(jet_buffer buf, jet_buffer_info *info) {

@@ -18,6 +18,7 @@ struct jet_buffer_s {
   size_t width, height, depth, pitch, size;
   jet__alloc mem; /* what destroy releases; says whether and how it exports */
   const char *lender; /* borrowed: what lends the memory (jet__buffer_borrow), else NULL */
+  jet__alloc_hold *hold; /* DLPack exports that keep mem alive past destroy; NULL if none yet */
 };
 
 /* Register the filled-in buffer @b (allocated with calloc, its memory in

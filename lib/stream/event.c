@@ -94,7 +94,7 @@ jet_status jet_event_destroy(jet_event event) {
   if (!event) return JET_STATUS_OK;
   JET__TRY(jet__handle_check(event, JET__H_EVENT, __func__, "event"));
   JET__TRY(jet__ctx_activate(event->h.ctx, __func__));
-  cudaError_t e = cudaEventDestroy(event->cu);
+  cudaError_t e = event->wrapped ? cudaSuccess : cudaEventDestroy(event->cu);
   jet__handle_unregister(&event->h);
   free(event);
   if (e != cudaSuccess)

@@ -86,11 +86,12 @@ jet_status jet_stream_destroy(jet_stream stream) {
    * device fault), destroying must still be possible or the context could never
    * be destroyed. */
   enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream->cu, &cs) == cudaSuccess && cs != cudaStreamCaptureStatusNone)
+  if (!stream->wrapped && cudaStreamIsCapturing(stream->cu, &cs) == cudaSuccess &&
+      cs != cudaStreamCaptureStatusNone)
     return jet__error(JET_STATUS_INVALID_STATE, __func__,
                       "the stream is %s; end the capture with jet_stream_end_capture first",
                       cs == cudaStreamCaptureStatusActive ? "capturing" : "in an invalidated capture");
-  cudaError_t e = cudaStreamDestroy(stream->cu);
+  cudaError_t e = stream->wrapped ? cudaSuccess : cudaStreamDestroy(stream->cu);
   jet__handle_unregister(&stream->h);
   free(stream);
   if (e != cudaSuccess)

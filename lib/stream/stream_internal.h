@@ -12,6 +12,7 @@ struct jet_event_s {
   cudaEvent_t cu;
   unsigned flags; /* JET_EVENT_* flags; an imported event has JET_EVENT_INTERPROCESS only */
   int imported;   /* opened with jet_event_ipc_import */
+  int wrapped;    /* the caller's cudaEvent_t (jet_event_wrap): destroy leaves it alive */
 };
 
 struct jet_graph_s {

@@ -87,7 +87,9 @@ jet_status jet_stream_create(jet_context ctx, const jet_stream_desc *desc, jet_s
  * jet_stream_destroy - release a stream made by jet_stream_create.
  *
  * Work already enqueued still runs to completion; CUDA frees the stream's
- * resources afterwards. The call does not wait for that work.
+ * resources afterwards. The call does not wait for that work. For a stream
+ * made by jet_stream_wrap (jetrt/native.h) only jetrt's handle is released:
+ * the caller's cudaStream_t stays alive and theirs to destroy.
  * @stream: the stream, or NULL (a no-op).
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE for a destroyed or foreign
  *         pointer; JET_STATUS_INVALID_ARGUMENT for a default stream of a context
@@ -143,7 +145,8 @@ jet_status jet_stream_wait_event(jet_stream stream, jet_event event);
  * TensorRT or a user's own kernels working on the same stream.
  *
  * jetrt keeps ownership: do not destroy it. The default-stream handles give
- * cudaStreamLegacy and cudaStreamPerThread.
+ * cudaStreamLegacy and cudaStreamPerThread; a wrapped stream (jet_stream_wrap)
+ * gives the caller's own. jetrt/native.h has the other handles' CUDA objects.
  * @cuda_stream: receives the cudaStream_t (as void *).
  * @return JET_STATUS_OK, JET_STATUS_INVALID_HANDLE, or
  *         JET_STATUS_INVALID_ARGUMENT for a NULL @cuda_stream.
@@ -213,7 +216,9 @@ jet_status jet_event_create(jet_context ctx, unsigned flags, jet_event *out);
  * jet_event_destroy - release an event.
  *
  * The event may still be pending; CUDA releases it once it completes. Streams
- * already waiting on it keep waiting correctly. For an exported interprocess
+ * already waiting on it keep waiting correctly. For an event made by
+ * jet_event_wrap (jetrt/native.h) only jetrt's handle is released: the
+ * caller's cudaEvent_t stays alive and theirs to destroy. For an exported interprocess
  * event, every process that imported it must stop using its copy first.
  * @event: the event, or NULL (a no-op).
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE for a destroyed or foreign
