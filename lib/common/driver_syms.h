@@ -43,6 +43,13 @@
   X(cuMemExportToShareableHandle, 10020, CUresult,                                         \
     (void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType, unsigned long long)) \
   X(cuMemImportFromShareableHandle, 10020, CUresult,                                       \
-    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))
+    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))                   \
+  /* graph kernel nodes from a CUfunction (lib/graph) */                                    \
+  X(cuGraphAddKernelNode, 12000, CUresult,                                                 \
+    (CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS *))  \
+  X(cuGraphExecKernelNodeSetParams, 12000, CUresult,                                       \
+    (CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *))                           \
+  X(cuGraphKernelNodeSetAttribute, 12000, CUresult,                                        \
+    (CUgraphNode, CUkernelNodeAttrID, const CUkernelNodeAttrValue *))
 
 #endif
