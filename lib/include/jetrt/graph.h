@@ -547,8 +547,12 @@ jet_status jet_graph_exec_update_info(jet_graph_exec exec, jet_graph graph,
  * Per-node updates. They change one node of @exec in place, for launches
  * enqueued after the call; the graph @exec came from is not changed. @node is
  * an index of that graph as it was at instantiation. The node keeps its type
- * and, for kernels, its kernel; CUDA refuses changes of the memory kind or
- * device of a copy, and of a memset's device. They return JET_STATUS_OK;
+ * and, for kernels, its kernel. CUDA's limits (cudaGraphExec*NodeSetParams):
+ * a copy keeps the kinds of memory and the devices of both sides, and both the
+ * old and the new copy must be one-dimensional (one row, one slice); a memset
+ * keeps its kind of memory and device, may change its address and value, a 2D
+ * memset nothing of its shape, a 1D memset not its height (other shape
+ * changes only where CUDA finds they fit). They return JET_STATUS_OK;
  * JET_STATUS_INVALID_ARGUMENT for a node that is not in @exec, of another
  * type, or a bad parameter; JET_STATUS_INVALID_HANDLE; or a CUDA status.
  * Thread safety: no other thread may use @exec during the call.
