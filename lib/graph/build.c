@@ -11,6 +11,20 @@
 
 #define STACK_DEPS 16
 
+/* CUDA 13 gave these calls the edge-data parameter of their 12.3 _v2 forms
+ * (and dropped the old forms); jetrt uses default edges only. */
+#if CUDART_VERSION >= 13000
+#define ADD_DEPENDENCIES(g, from, to, n) cudaGraphAddDependencies(g, from, to, NULL, n)
+#define NODE_DEPENDENCIES(node, list, n) cudaGraphNodeGetDependencies(node, list, NULL, n)
+#define NODE_DEPENDENTS(node, list, n) cudaGraphNodeGetDependentNodes(node, list, NULL, n)
+#define ADD_NODE(out, g, deps, n, params) cudaGraphAddNode(out, g, deps, NULL, n, params)
+#else
+#define ADD_DEPENDENCIES(g, from, to, n) cudaGraphAddDependencies(g, from, to, n)
+#define NODE_DEPENDENCIES(node, list, n) cudaGraphNodeGetDependencies(node, list, n)
+#define NODE_DEPENDENTS(node, list, n) cudaGraphNodeGetDependentNodes(node, list, n)
+#define ADD_NODE(out, g, deps, n, params) cudaGraphAddNode(out, g, deps, n, params)
+#endif
+
 /* One add in progress: the graph, its checked dependencies as CUDA nodes. */
 typedef struct adder {
   struct jet_graph_s *g;
@@ -438,7 +452,7 @@ jet_status jet_graph_add_conditional(jet_graph graph, const jet_graph_node *deps
   np.conditional.type = type == JET_GRAPH_COND_IF ? cudaGraphCondTypeIf : cudaGraphCondTypeWhile;
   np.conditional.size = 1;
   cudaGraphNode_t node = NULL;
-  e = cudaGraphAddNode(&node, graph->cu, a.cu_deps, NULL, ndeps, &np);
+  e = ADD_NODE(&node, graph->cu, a.cu_deps, ndeps, &np);
   if (e != cudaSuccess || !np.conditional.phGraph_out || !np.conditional.phGraph_out[0]) {
     add_done(&a);
     free(b);
@@ -487,7 +501,7 @@ jet_status jet_graph_add_dependencies(jet_graph graph, const jet_graph_node *fro
   }
   jet_status st = jet__ctx_activate(graph->h.ctx, __func__);
   if (st == JET_STATUS_OK) {
-    cudaError_t e = cudaGraphAddDependencies(graph->cu, cf, ct, NULL, n);
+    cudaError_t e = ADD_DEPENDENCIES(graph->cu, cf, ct, n);
     if (e != cudaSuccess) st = jet__cuda_error(e, __func__, "cudaGraphAddDependencies", NULL, NULL);
   }
   free(cf);
@@ -612,8 +626,8 @@ static jet_status list_nodes(jet_graph g, list_kind kind, jet_graph_node node,
   /* First the size, then the list. */
   for (int pass = 0; pass < 2; pass++) {
     e = kind == LIST_ROOTS  ? cudaGraphGetRootNodes(g->cu, list, &n)
-        : kind == LIST_DEPS ? cudaGraphNodeGetDependencies(cn, list, NULL, &n)
-                            : cudaGraphNodeGetDependentNodes(cn, list, NULL, &n);
+        : kind == LIST_DEPS ? NODE_DEPENDENCIES(cn, list, &n)
+                            : NODE_DEPENDENTS(cn, list, &n);
     if (e != cudaSuccess || pass == 1 || n == 0) break;
     list = calloc(n, sizeof *list);
     if (!list) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for %zu nodes", n);
