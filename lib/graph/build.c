@@ -2,7 +2,6 @@
  * Graphs built node by node: the node table, add functions, edges, removal,
  * clone, topology queries, DOT output.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -680,12 +679,11 @@ jet_status jet_graph_write_dot(jet_graph graph, const char *path, int verbose) {
                                          verbose ? (unsigned)cudaGraphDebugDotFlagsVerbose : 0u);
   if (e == cudaSuccess) return JET_STATUS_OK;
   if (e == cudaErrorOperatingSystem || e == cudaErrorInvalidValue) {
-    int err = errno;
     (void)cudaGetLastError();
     return jet__error_native(JET_STATUS_IO_ERROR, __func__, "cudaGraphDebugDotPrint",
-                             cudaGetErrorName(e), (int)e, "check that the folder exists and is writable",
-                             "cannot write '%s' (%s; errno says: %s)", path,
-                             cudaGetErrorString(e), strerror(err));
+                             cudaGetErrorName(e), (int)e,
+                             "check that the folder exists and is writable",
+                             "cannot write '%s': %s", path, cudaGetErrorString(e));
   }
   return jet__cuda_error(e, __func__, "cudaGraphDebugDotPrint", NULL, "'%s': %s", path,
                          cudaGetErrorString(e));
