@@ -686,7 +686,7 @@ static int cond_graph(jet_context ctx, gk *k, jet_graph_cond_type type, unsigned
     return 2;
   }
   CHECK_MSG(st == JET_STATUS_OK, "jet_graph_add_conditional: %s", jet_last_error_string());
-  CHECK(body != NULL && h != 0);
+  CHECK(body != NULL); /* the handle is opaque: any value */
   jet_graph_node_type t;
   CHECK_OK(jet_graph_node_get_type(g, nc, &t));
   CHECK(t == JET_GRAPH_NODE_CONDITIONAL);
@@ -992,6 +992,96 @@ TEST(gpu_graph_build_update_launch_cycles_alone) {
   CHECK_OK(jet_graph_destroy(g));
   if (upd_free(&u)) return 1;
   CHECK_OK(jet_stream_destroy(s));
+  CHECK_OK(jet_module_destroy(k.m));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* Conditions set by kernels (cudaGraphSetConditional in a device-only module,
+ * tests/kernels/graph_cond.cu): a WHILE that counts to a random limit, an IF
+ * that follows a flag in device memory. */
+TEST(gpu_graph_build_conditional_device_set) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  int drv = 0;
+  CHECK(cudaDriverGetVersion(&drv) == cudaSuccess);
+  if (drv < 12040 || CUDART_VERSION < 12040) {
+    CHECK_OK(jet_context_destroy(ctx));
+    SKIP("conditional nodes need CUDA 12.4 (the refusal is checked in "
+         "gpu_graph_build_conditional_if_while)");
+  }
+  gk k;
+  if (load_kernels(ctx, &k)) return 1;
+  jet_module mc;
+  jet_status st = jet_module_load(ctx, &jt_images_graph_cond, NULL, &mc);
+  CHECK_MSG(st == JET_STATUS_OK,
+            "a device-only module calling cudaGraphSetConditional did not load (the driver "
+            "should resolve it like vprintf): %s",
+            jet_last_error_string());
+  jet_kernel step, set;
+  CHECK_OK(jet_module_kernel(mc, "graph_while_step", &step));
+  CHECK_OK(jet_module_kernel(mc, "graph_if_set", &set));
+  jet_stream s;
+  CHECK_OK(jet_stream_create(ctx, NULL, &s));
+  unsigned *dev, *out;
+  CHECK(cudaMalloc((void **)&dev, 8) == cudaSuccess); /* dev[0]: count, dev[1]: flag */
+  CHECK(cudaMallocHost((void **)&out, 4) == cudaSuccess);
+  unsigned *count = dev, *flag = dev + 1;
+
+  /* WHILE: reset the count, then loop until it reaches limit */
+  unsigned limit = 1 + jt_rand() % 50;
+  jet_graph g;
+  CHECK_OK(jet_graph_create(ctx, &g));
+  jet_graph_node reset, loop;
+  jet_graph_memset m = {count, 0, 0, 4, 1, 1};
+  CHECK_OK(jet_graph_add_memset(g, NULL, 0, &m, &reset));
+  jet_graph body;
+  uint64_t h = 0;
+  CHECK_OK(jet_graph_add_conditional(g, &reset, 1, JET_GRAPH_COND_WHILE, 1, 1, &body, &h,
+                                     &loop));
+  unsigned long long hv = (unsigned long long)h;
+  void *step_args[] = {&hv, &count, &limit};
+  CHECK_OK(jet_graph_add_kernel(body, NULL, 0, step, one, one, 0, step_args, NULL));
+  jet_graph_exec x;
+  CHECK_OK(jet_graph_instantiate(g, &x));
+  for (int round = 0; round < 2; round++) {
+    CHECK(cudaMemset(count, 0x5A, 4) == cudaSuccess);
+    CHECK_OK(jet_graph_exec_launch(x, s));
+    CHECK_OK(jet_stream_synchronize(s));
+    CHECK_MSG(read_word(count) == limit, "round %d: the WHILE body ran %u times, expected %u",
+              round, read_word(count), limit);
+  }
+  CHECK_OK(jet_graph_exec_destroy(x));
+  CHECK_OK(jet_graph_destroy(g));
+
+  /* IF: a kernel sets the condition from *flag; the node added first, the
+   * kernel needs its handle, the edge comes after */
+  CHECK_OK(jet_graph_create(ctx, &g));
+  jet_graph_node cond, setter;
+  CHECK_OK(jet_graph_add_conditional(g, NULL, 0, JET_GRAPH_COND_IF, 0, 1, &body, &h, &cond));
+  hv = (unsigned long long)h;
+  void *set_args[] = {&hv, &flag};
+  CHECK_OK(jet_graph_add_kernel(g, NULL, 0, set, one, one, 0, set_args, &setter));
+  CHECK_OK(jet_graph_add_dependencies(g, &setter, &cond, 1));
+  unsigned v = jt_rand() & 0x7fffffffu;
+  void *mark_args[] = {&out, &v};
+  CHECK_OK(jet_graph_add_kernel(body, NULL, 0, k.mark, one, one, 0, mark_args, NULL));
+  CHECK_OK(jet_graph_instantiate(g, &x));
+  static const unsigned flags[] = {1, 0, 5, 0};
+  for (int i = 0; i < 4; i++) {
+    CHECK(cudaMemcpy(flag, &flags[i], 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    *out = POISON;
+    CHECK_OK(jet_graph_exec_launch(x, s));
+    CHECK_OK(jet_stream_synchronize(s));
+    unsigned want = flags[i] ? v : POISON;
+    CHECK_MSG(*out == want, "flag %u: out 0x%08x, expected 0x%08x", flags[i], *out, want);
+  }
+  CHECK_OK(jet_graph_exec_destroy(x));
+  CHECK_OK(jet_graph_destroy(g));
+  CHECK(cudaFree(dev) == cudaSuccess && cudaFreeHost(out) == cudaSuccess);
+  CHECK_OK(jet_stream_destroy(s));
+  CHECK_OK(jet_module_destroy(mc));
   CHECK_OK(jet_module_destroy(k.m));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;

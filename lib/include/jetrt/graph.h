@@ -365,17 +365,20 @@ typedef enum jet_graph_cond_type {
  * fill (CUDA 12.4 and later, runtime and driver).
  *
  * The condition is a value set to @default_value at the start of every launch
- * of the graph. Device code can change it with cudaGraphSetConditional(handle,
- * value) from cuda_device_runtime_api.h, @cond_handle passed to the kernel as
- * an unsigned long long argument; but that function lives in the device
- * runtime library (libcudadevrt): a module compiled device-only without -rdc
- * (as jetrt_add_kernels does) cannot call it, the cubin does not load
- * (unresolved cudaGraphSetConditional). Such a module needs -rdc=true and a
- * device link with -lcudadevrt (nvlink) into its cubin. Without that, the
- * condition is only @default_value: an IF runs its body or not per launch;
- * a WHILE with a non-zero value never ends, so a WHILE with @default_value
- * non-zero is refused unless @device_sets_condition says a kernel of the body
- * sets it.
+ * of the graph. Device code changes it with cudaGraphSetConditional(handle,
+ * value) (cuda_device_runtime_api.h, brought in by nvcc), @cond_handle passed
+ * to the kernel as an unsigned long long (cudaGraphConditionalHandle)
+ * argument: a kernel node before the conditional node (add the conditional
+ * node first for its handle, then the kernel, then the edge with
+ * jet_graph_add_dependencies), or a kernel in a WHILE body deciding whether to
+ * go round again. A module compiled device-only without -rdc, as
+ * jetrt_add_kernels does, can call it: like printf's vprintf, the call stays
+ * an external symbol that the driver resolves when the module loads (the
+ * device runtime library does not define it). Under NVRTC declare it yourself
+ * (see tests/kernels/graph_cond.cu). Without such a kernel the condition is
+ * only @default_value: an IF runs its body or not on every launch, and a WHILE
+ * with a non-zero value would never end, so that WHILE is refused unless
+ * @device_sets_condition says a kernel sets the condition.
  *
  * Body graphs take kernel, empty, memcpy, memset, child and conditional nodes
  * only (CUDA's rule); a graph with a conditional node cannot be cloned or
@@ -383,7 +386,7 @@ typedef enum jet_graph_cond_type {
  * @type: a jet_graph_cond_type.
  * @default_value: the condition at each launch.
  * @device_sets_condition: non-zero when a kernel sets the condition through
- *        @cond_handle (its module linked as said above).
+ *        @cond_handle (cudaGraphSetConditional, see above).
  * @body: receives the body graph, a jet_graph owned by the node: add nodes to
  *        it with the jet_graph_add_* functions; it goes with @graph and cannot
  *        be destroyed, instantiated or cloned by itself. NULL on failure.
