@@ -59,7 +59,8 @@ static jet_status add_check(adder *a, jet_graph g, const jet_graph_node *deps, s
                       "%zu dependencies, but the graph has %u node indexes", ndeps,
                       (unsigned)g->count);
   JET__TRY(check_nodes(g, deps, ndeps, "dependency", fn));
-  for (size_t i = 0; i < ndeps; i++)
+  /* Quadratic, so only for short lists; CUDA refuses longer ones with duplicates. */
+  for (size_t i = 0; ndeps <= 256 && i < ndeps; i++)
     for (size_t j = i + 1; j < ndeps; j++)
       if (deps[i] == deps[j])
         return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
@@ -68,6 +69,11 @@ static jet_status add_check(adder *a, jet_graph g, const jet_graph_node *deps, s
   if (g->count >= JET_GRAPH_NODE_NONE - 1)
     return jet__error(JET_STATUS_OVERFLOW, fn, "the graph has used every node index");
   return JET_STATUS_OK;
+}
+
+static void add_done(adder *a) {
+  if (a->cu_deps && a->cu_deps != a->stack) free(a->cu_deps);
+  a->cu_deps = NULL;
 }
 
 /* Room for one more node, the CUDA dependency array, the device current. */
@@ -91,13 +97,8 @@ static jet_status add_prepare(adder *a) {
   }
   for (size_t i = 0; i < a->ndeps; i++) a->cu_deps[i] = g->nodes[a->deps[i]].cu;
   jet_status st = jet__ctx_activate(g->h.ctx, a->fn);
-  if (st != JET_STATUS_OK && a->cu_deps != a->stack) free(a->cu_deps);
+  if (st != JET_STATUS_OK) add_done(a);
   return st;
-}
-
-static void add_done(adder *a) {
-  if (a->cu_deps && a->cu_deps != a->stack) free(a->cu_deps);
-  a->cu_deps = NULL;
 }
 
 /* Record the node CUDA made; the add's result. */

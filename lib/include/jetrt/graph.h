@@ -549,7 +549,8 @@ jet_status jet_graph_exec_update_info(jet_graph_exec exec, jet_graph graph,
 /*
  * Per-node updates. They change one node of @exec in place, for launches
  * enqueued after the call; the graph @exec came from is not changed. @node is
- * an index of that graph as it was at instantiation. The node keeps its type
+ * an index of that graph as it was at instantiation (nodes of child graphs and
+ * conditional bodies are not reachable this way: use jet_graph_exec_update). The node keeps its type
  * and, for kernels, its kernel. CUDA's limits (cudaGraphExec*NodeSetParams):
  * a copy keeps the kinds of memory and the devices of both sides, and both the
  * old and the new copy must be one-dimensional (one row, one slice); a memset
