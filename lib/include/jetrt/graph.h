@@ -164,7 +164,9 @@ jet_status jet_graph_exec_launch(jet_graph_exec exec, jet_stream stream);
  * @graph: the new graph, e.g. re-captured with new parameters; it stays owned
  *         by the caller and may be destroyed after the call.
  * @return JET_STATUS_OK; JET_STATUS_GRAPH_UPDATE_FAILED when the graph cannot
- *         be applied (the message names CUDA's reason, e.g. topology changed):
+ *         be applied (the message names CUDA's reason, e.g. topology changed,
+ *         and the index of the node of @graph that did not match;
+ *         jet_graph_exec_update_info gives both as values):
  *         @exec is left unchanged and still launches its old work, instantiate
  *         @graph instead; JET_STATUS_INVALID_HANDLE; JET_STATUS_WRONG_CONTEXT;
  *         or a CUDA status.
