@@ -354,8 +354,12 @@ jet_status jet_graph_exec_update_info(jet_graph_exec exec, jet_graph graph,
   ri.errorNode = NULL;
   ri.errorFromNode = NULL;
   cudaError_t e = cudaGraphExecUpdate(exec->cu, graph->cu, &ri);
+  /* CUDA's nodes are the new graph's; if not, the executable graph's original
+   * graph's, whose indexes match when both were built the same way. */
   jet_graph_node bad = jet__graph_find(graph, ri.errorNode);
+  if (bad == JET_GRAPH_NODE_NONE) bad = jet__graph_find(exec->graph, ri.errorNode);
   jet_graph_node bad_from = jet__graph_find(graph, ri.errorFromNode);
+  if (bad_from == JET_GRAPH_NODE_NONE) bad_from = jet__graph_find(exec->graph, ri.errorFromNode);
   if (info && (e == cudaSuccess || e == cudaErrorGraphExecUpdateFailure)) {
     info->result = (jet_graph_update_result)ri.result;
     info->error_node = bad;
