@@ -524,6 +524,15 @@ TEST(gpu_graph_build_disabled_node_does_not_run) {
   CHECK_MSG(*flag == v, "enabled kernel: flag 0x%08x, expected 0x%08x", *flag, v);
   for (int i = 0; i < 4; i++) CHECK_MSG(back[i] == POISON, "disabled memset wrote word %d", i);
   if (!same("enabled copy", back + 4, src, 16)) return 1;
+  /* a host node's function and data, updated in place */
+  atomic_int calls2;
+  atomic_init(&calls2, 0);
+  CHECK_OK(jet_graph_exec_set_host(x, nh, count_host, &calls2));
+  CHECK_OK(jet_graph_exec_launch(x, s));
+  CHECK_OK(jet_stream_synchronize(s));
+  CHECK_MSG(atomic_load(&calls) == 2 && atomic_load(&calls2) == 1,
+            "host node calls: old data %d (expected 2), new data %d (expected 1)",
+            atomic_load(&calls), atomic_load(&calls2));
   CHECK_OK(jet_graph_exec_destroy(x));
   CHECK_OK(jet_graph_destroy(g));
   CHECK(cudaFreeHost(h) == cudaSuccess && cudaFree(dev) == cudaSuccess);
