@@ -299,10 +299,14 @@ jet_status jet_graph_instantiate(jet_graph graph, jet_graph_exec *out) {
   if (e != cudaSuccess) {
     free(x);
     free(snap);
+    int single = 0; /* memory and conditional nodes allow one executable graph at a time */
+    for (uint32_t i = 0; i < graph->count; i++)
+      single |= graph->nodes[i].cu && (graph->nodes[i].type == JET_GRAPH_NODE_MEM_ALLOC ||
+                                       graph->nodes[i].type == JET_GRAPH_NODE_CONDITIONAL);
     return jet__cuda_error(e, __func__, "cudaGraphInstantiate",
-                           e == cudaErrorInvalidValue
+                           single && atomic_load(&graph->execs)
                                ? "a graph with memory or conditional nodes can have only one "
-                                 "executable graph at a time"
+                                 "executable graph at a time: destroy the other first"
                                : NULL,
                            NULL);
   }
