@@ -54,6 +54,13 @@
   /* native handles (lib/native) */                                                        \
   X(cuCtxGetCurrent, 4000, CUresult, (CUcontext *))                                        \
   X(cuCtxGetDevice, 2000, CUresult, (CUdevice *))                                          \
-  X(cuStreamGetCtx, 9020, CUresult, (CUstream, CUcontext *))
+  X(cuStreamGetCtx, 9020, CUresult, (CUstream, CUcontext *)) \
+  /* graph kernel nodes from a CUfunction (lib/graph) */                                    \
+  X(cuGraphAddKernelNode, 12000, CUresult,                                                 \
+    (CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS *))  \
+  X(cuGraphExecKernelNodeSetParams, 12000, CUresult,                                       \
+    (CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *))                           \
+  X(cuGraphKernelNodeSetAttribute, 12000, CUresult,                                        \
+    (CUgraphNode, CUkernelNodeAttrID, const CUkernelNodeAttrValue *))
 
 #endif

@@ -56,7 +56,8 @@ const char *jet__handle_type_name(int type) {
       [JET__H_GL_RESOURCE] = "jet_gl_resource", [JET__H_PRESENTER] = "jet_presenter",
       [JET__H_CHANNEL] = "jet_channel", [JET__H_RING] = "jet_ring",
       [JET__H_ARRAY] = "jet_array", [JET__H_TEXTURE] = "jet_texture",
-      [JET__H_SURFACE] = "jet_surface"};
+      [JET__H_SURFACE] = "jet_surface",
+      [JET__H_USER_OBJECT] = "jet_user_object"};
   return (type > 0 && type < JET__H_TYPE_COUNT && names[type]) ? names[type] : "handle";
 }
 

@@ -88,6 +88,7 @@ typedef enum jet__handle_type {
   JET__H_ARRAY,          /* lib/texture: CUDA array or mipmapped array */
   JET__H_TEXTURE,        /* lib/texture: texture object */
   JET__H_SURFACE,        /* lib/texture: surface object */
+  JET__H_USER_OBJECT,    /* lib/graph: the caller's references to a graph user object */
   JET__H_TYPE_COUNT
 } jet__handle_type;
 
@@ -206,6 +207,23 @@ void jet__builtins_release(struct jet_context_s *ctx);
  * jet_launch's argument checks (the operation did its own). */
 jet_status jet__launch(cudaStream_t s, jet_kernel k, jet_dim3 grid, jet_dim3 block,
                        size_t shared_bytes, void **args, const char *fn);
+
+/* What jet_launch checks a launch of @k against, for other launch paths
+ * (lib/graph kernel nodes). @k must be a live kernel handle. */
+typedef struct jet__kernel_desc {
+  struct CUfunc_st *fn; /* CUfunction */
+  int params;         /* parameter count; -1 when the driver cannot say */
+  int max_threads;    /* per block */
+  int max_dyn_shared; /* dynamic shared bytes allowed at lookup */
+  const char *name;
+} jet__kernel_desc;
+void jet__kernel_describe(jet_kernel k, jet__kernel_desc *out);
+
+/* jet_launch's checks of a launch configuration and arguments for @k
+ * (zero dimensions, threads per block, shared bytes, NULL arguments), without
+ * touching the device unless @shared_bytes exceeds the limit at lookup. */
+jet_status jet__launch_check(jet_kernel k, jet_dim3 grid, jet_dim3 block, size_t shared_bytes,
+                             void **args, const char *fn);
 
 /* ------------------------------------------------------------ driver API */
 

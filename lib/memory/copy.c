@@ -283,3 +283,17 @@ jet_status jet_memset_3d_async(jet_stream stream, jet_pitched_ptr dst, int value
   JET__TRY(from_stream(stream, &w, __func__));
   return memset_3d(&w, &dst, value, &extent, __func__);
 }
+
+/* ------------------------------------------------------------ for other modules */
+
+jet_status jet__copy_3d_params(const jet_copy_3d *p, struct cudaMemcpy3DParms *out,
+                               const char *fn) {
+  size_t doff = 0, soff = 0;
+  JET__TRY(check_copy_3d(p, &doff, &soff, fn));
+  memset(out, 0, sizeof *out);
+  out->srcPtr = pitched(&p->src, soff);
+  out->dstPtr = pitched(&p->dst, doff);
+  out->extent = jet__extent(p->extent.width_bytes, p->extent.height, p->extent.depth);
+  out->kind = cudaMemcpyDefault;
+  return JET_STATUS_OK;
+}

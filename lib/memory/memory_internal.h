@@ -61,4 +61,10 @@ static inline struct cudaPitchedPtr jet__pitched(void *p, size_t pitch, size_t x
   return r;
 }
 
+/* Check @p as jet_memcpy_3d does and fill CUDA's parameters for it
+ * (positions folded into the pointers, cudaMemcpyDefault): for copies made
+ * elsewhere than a stream, e.g. graph copy nodes. */
+jet_status jet__copy_3d_params(const jet_copy_3d *p, struct cudaMemcpy3DParms *out,
+                               const char *fn);
+
 #endif /* JET_MEMORY_INTERNAL_H */

@@ -558,3 +558,54 @@ jet_status jet_kernel_native(jet_kernel kernel, void **cu_function) {
   *cu_function = (void *)kernel->fn;
   return JET_STATUS_OK;
 }
+
+void jet__kernel_describe(jet_kernel k, jet__kernel_desc *out) {
+  out->fn = k->fn;
+  out->params = k->params;
+  out->max_threads = k->max_threads;
+  out->max_dyn_shared = k->max_dyn_shared;
+  out->name = k->name;
+}
+
+jet_status jet__launch_check(jet_kernel k, jet_dim3 grid, jet_dim3 block, size_t shared_bytes,
+                             void **args, const char *fn) {
+  if (!grid.x || !grid.y || !grid.z)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "grid (%u, %u, %u) has a zero dimension",
+                      grid.x, grid.y, grid.z);
+  if (!block.x || !block.y || !block.z)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "block (%u, %u, %u) has a zero dimension",
+                      block.x, block.y, block.z);
+  uint64_t threads = (uint64_t)block.x * block.y * block.z;
+  if (threads > (uint64_t)k->max_threads)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "block (%u, %u, %u) has %llu threads; kernel '%s' allows at most %d",
+                      block.x, block.y, block.z, (unsigned long long)threads, k->name,
+                      k->max_threads);
+  if (shared_bytes > 0xffffffffu)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "shared_bytes %zu does not fit the driver's 32 bits", shared_bytes);
+  if (shared_bytes > (size_t)k->max_dyn_shared) {
+    /* The limit may have been raised through the native handle since lookup. */
+    const jet__driver_api *api;
+    JET__TRY(jet__driver(&api, fn));
+    int limit = k->max_dyn_shared;
+    if (api->cuFuncGetAttribute(&limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->fn) !=
+        CUDA_SUCCESS)
+      limit = k->max_dyn_shared;
+    if (shared_bytes > (size_t)limit)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "shared_bytes %zu exceeds the dynamic shared memory limit %d of kernel "
+                        "'%s'",
+                        shared_bytes, limit, k->name);
+  }
+  if (k->params > 0) {
+    if (!args)
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "args is NULL but kernel '%s' takes %d parameter(s)", k->name, k->params);
+    for (int i = 0; i < k->params; i++)
+      if (!args[i])
+        return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "args[%d] is NULL (kernel '%s')", i,
+                          k->name);
+  }
+  return JET_STATUS_OK;
+}

@@ -1,6 +1,6 @@
 /*
- * Internal definitions of events and graphs, for lib/stream and any module
- * that needs the CUDA object behind a jet_event.
+ * Internal definitions of events, for lib/stream and any module that needs
+ * the CUDA object behind a jet_event (graphs: lib/graph/graph_internal.h).
  */
 #ifndef JET_STREAM_INTERNAL_H
 #define JET_STREAM_INTERNAL_H
@@ -13,16 +13,6 @@ struct jet_event_s {
   unsigned flags; /* JET_EVENT_* flags; an imported event has JET_EVENT_INTERPROCESS only */
   int imported;   /* opened with jet_event_ipc_import */
   int wrapped;    /* the caller's cudaEvent_t (jet_event_wrap): destroy leaves it alive */
-};
-
-struct jet_graph_s {
-  jet__handle h;
-  cudaGraph_t cu;
-};
-
-struct jet_graph_exec_s {
-  jet__handle h;
-  cudaGraphExec_t cu;
 };
 
 /* Validate @e (and, when @ctx is non-NULL, that it belongs to @ctx), make its
