@@ -85,6 +85,10 @@ typedef enum jet__handle_type {
   JET__H_PRESENTER,      /* lib/interop: GL display helper */
   JET__H_CHANNEL,        /* lib/ipc: Unix-domain-socket channel */
   JET__H_RING,           /* lib/ipc: frame ring, producer or consumer end */
+  JET__H_MEMPOOL,        /* lib/memory: memory pool (pool.c) */
+  JET__H_VMM_RANGE,      /* lib/memory: reserved address range (vmm_api.c) */
+  JET__H_VMM_MEM,        /* lib/memory: physical VMM allocation (vmm_api.c) */
+  JET__H_GROWABLE,       /* lib/memory: growable VMM buffer (vmm_api.c) */
   JET__H_TYPE_COUNT
 } jet__handle_type;
 

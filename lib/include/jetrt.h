@@ -36,5 +36,7 @@
 #include "jetrt/ipc.h"
 #include "jetrt/channel.h"
 #include "jetrt/ring.h"
+#include "jetrt/pool.h"
+#include "jetrt/vmm.h"
 
 #endif /* JETRT_H */

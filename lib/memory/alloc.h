@@ -19,7 +19,9 @@ typedef enum jet__alloc_origin {
   JET__ALLOC_CUDA_HOST,       /* cudaHostAlloc: cudaFreeHost */
   JET__ALLOC_HOST_REGISTERED, /* cudaHostRegister on user memory: cudaHostUnregister */
   JET__ALLOC_VMM,             /* jet__vmm_alloc or jet__vmm_import_fd: unmap, free the range */
-  JET__ALLOC_IPC_OPENED       /* cudaIpcOpenMemHandle: cudaIpcCloseMemHandle */
+  JET__ALLOC_IPC_OPENED,      /* cudaIpcOpenMemHandle: cudaIpcCloseMemHandle */
+  JET__ALLOC_CUDA_ASYNC       /* cudaMallocAsync, cudaMallocFromPoolAsync, cudaMemPoolImportPointer:
+                                 device idle, then cudaFreeAsync on the legacy stream */
   /* Borrowed memory (a graphics resource mapped for CUDA) belongs here as one
    * more origin whose release hands the memory back to its owner. */
 } jet__alloc_origin;
