@@ -196,8 +196,9 @@ jet_status jet_mempool_destroy(jet_mempool pool) {
 /* ------------------------------------------------------------ settings */
 
 jet_status jet_mempool_set_release_threshold(jet_mempool pool, uint64_t bytes) {
-  JET__TRY(pool_enter(pool, __func__));
+  JET__TRY(jet__handle_check(pool, JET__H_MEMPOOL, __func__, "pool"));
   JET__TRY(not_imported(pool, "its release threshold", __func__));
+  JET__TRY(jet__ctx_activate(pool->h.ctx, __func__));
   return apply_threshold(pool, bytes, __func__);
 }
 
@@ -214,8 +215,9 @@ jet_status jet_mempool_get_release_threshold(jet_mempool pool, uint64_t *bytes) 
 jet_status jet_mempool_set_reuse(jet_mempool pool, unsigned reuse) {
   JET__ARG(!(reuse & ~JET_MEMPOOL_REUSE_ALL), "unknown reuse bits 0x%x",
            reuse & ~JET_MEMPOOL_REUSE_ALL);
-  JET__TRY(pool_enter(pool, __func__));
+  JET__TRY(jet__handle_check(pool, JET__H_MEMPOOL, __func__, "pool"));
   JET__TRY(not_imported(pool, "its reuse policy", __func__));
+  JET__TRY(jet__ctx_activate(pool->h.ctx, __func__));
   return apply_reuse(pool, reuse, __func__);
 }
 
@@ -252,8 +254,9 @@ static jet_status check_device(int device, const char *fn) {
 jet_status jet_mempool_set_access(jet_mempool pool, int device, jet_mem_access access) {
   JET__ARG(access_ok(access), "access %d is not a jet_mem_access", (int)access);
   JET__ARG(device >= 0, "device %d is negative", device);
-  JET__TRY(pool_enter(pool, __func__));
+  JET__TRY(jet__handle_check(pool, JET__H_MEMPOOL, __func__, "pool"));
   JET__TRY(not_imported(pool, "its access list", __func__));
+  JET__TRY(jet__ctx_activate(pool->h.ctx, __func__));
   int own = pool->h.ctx->device;
   if (device == own) {
     if (access != JET_MEM_ACCESS_READ_WRITE)
@@ -307,8 +310,9 @@ jet_status jet_mempool_get_access(jet_mempool pool, int device, jet_mem_access *
 }
 
 jet_status jet_mempool_trim(jet_mempool pool, size_t keep_bytes) {
-  JET__TRY(pool_enter(pool, __func__));
+  JET__TRY(jet__handle_check(pool, JET__H_MEMPOOL, __func__, "pool"));
   JET__TRY(not_imported(pool, "trimming", __func__));
+  JET__TRY(jet__ctx_activate(pool->h.ctx, __func__));
   cudaError_t e = cudaMemPoolTrimTo(pool->pool, keep_bytes);
   if (e != cudaSuccess) return jet__cuda_error(e, __func__, "cudaMemPoolTrimTo", NULL, NULL);
   return JET_STATUS_OK;
