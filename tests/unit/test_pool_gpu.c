@@ -290,13 +290,26 @@ TEST(gpu_pool_stats_trim_settings) {
 
   CHECK_OK(jet_mempool_reset_high_watermarks(p));
   if (stats_of(p, &s3, "high watermarks reset")) return 1;
-  CHECK(s3.used_high == s3.used_current && s3.used_high < s1.used_high);
-  CHECK(s3.reserved_high == s3.reserved_current);
+  /* CUDA resets to zero; drivers may report the current value at once */
+  CHECK(s3.used_high < s1.used_high);
+  CHECK(s3.used_high == 0 || s3.used_high == s3.used_current);
+  CHECK(s3.reserved_high == 0 || s3.reserved_high == s3.reserved_current);
+  {
+    jet_buffer extra;
+    jet_mempool_stats se;
+    CHECK_OK(jet_buffer_alloc_async(s, p, MIB + 1, &extra));
+    CHECK_OK(jet_stream_synchronize(s));
+    if (stats_of(p, &se, "one more buffer")) return 1;
+    CHECK(se.used_current >= s3.used_current + MIB + 1 && se.used_high >= se.used_current);
+    CHECK_OK(jet_buffer_free_async(extra, s));
+    CHECK_OK(jet_stream_synchronize(s));
+  }
 
-  /* trim keeps what is in use, releases the rest */
+  /* trim keeps what is in use (chunks the last buffer shares stay) */
   CHECK_OK(jet_mempool_trim(p, 0));
   if (stats_of(p, &s4, "trimmed, one buffer alive")) return 1;
-  CHECK_MSG(s4.reserved_current < s3.reserved_current && s4.reserved_current >= s4.used_current,
+  CHECK_MSG(s4.reserved_current <= s3.reserved_current && s4.reserved_current >= s4.used_current &&
+                s4.used_current >= sz[2],
             "reserved %llu -> %llu with %llu used", (unsigned long long)s3.reserved_current,
             (unsigned long long)s4.reserved_current, (unsigned long long)s4.used_current);
   CHECK_OK(jet_buffer_destroy(b[2]));
@@ -652,7 +665,8 @@ TEST(gpu_vmm_map_access_round_trip) {
   CHECK(base && rs == 4 * grec && mapped == 0);
   CHECK_OK(jet_vmm_mem_create(ctx, 2 * grec, &m1));
   CHECK_OK(jet_vmm_mem_create(ctx, grec, &m2));
-  if (gmin > 1) CHECK_ST(jet_vmm_mem_create(ctx, gmin - 1, &m2), JET_STATUS_INVALID_ARGUMENT);
+  jet_vmm_mem m_bad;
+  if (gmin > 1) CHECK_ST(jet_vmm_mem_create(ctx, gmin - 1, &m_bad), JET_STATUS_INVALID_ARGUMENT);
   /* m1 at 0, a hole at 2g, m2 at 3g */
   CHECK_OK(jet_vmm_map(r, 0, m1));
   CHECK_ST(jet_vmm_map(r, grec, m2), JET_STATUS_INVALID_ARGUMENT); /* overlaps m1 */

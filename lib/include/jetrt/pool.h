@@ -294,8 +294,9 @@ jet_status jet_mempool_trim(jet_mempool pool, size_t keep_bytes);
 jet_status jet_mempool_get_stats(jet_mempool pool, jet_mempool_stats *stats);
 
 /**
- * jet_mempool_reset_high_watermarks - set reserved_high and used_high back to
- * the current values (CUDA resets them by a write of 0).
+ * jet_mempool_reset_high_watermarks - restart the high watermarks
+ * (reserved_high, used_high): CUDA resets them to zero, and they rise again
+ * with the next use (drivers may report the current value at once).
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; or a CUDA status.
  */
 jet_status jet_mempool_reset_high_watermarks(jet_mempool pool);
