@@ -341,7 +341,8 @@ jet_status jet_mempool_export_pointer(jet_buffer buf, jet_mempool_ptr_desc *desc
  * jet_mempool_import_pointer - map an allocation of an imported pool
  * (cudaMemPoolImportPointer) as a JET_MEMORY_DEVICE buffer of desc->bytes.
  *
- * The allocation's real size is checked against desc->bytes. Destroy it
+ * desc->bytes is checked against the range the driver reports for the
+ * pointer (where it reports one: otherwise it is trusted). Destroy it
  * (or free it with jet_buffer_free_async) before the exporter frees its buffer.
  * @pool: a pool from jet_mempool_import.
  * @return JET_STATUS_OK; JET_STATUS_INVALID_ARGUMENT for a NULL @desc or @out,
