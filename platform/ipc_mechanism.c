@@ -97,3 +97,34 @@ jet_status jet__ipc_mechanism_usable(const jet_platform_info *dev, const jet_pol
   return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "mechanism %d is not one memory is shared by",
                     (int)mech);
 }
+
+/* Pools (jetrt/pool.h) follow the policy's word on CUDA memory IPC: pool
+ * export is CUDA's own IPC of device memory, which L4T does not support
+ * before Thor (TEGRA.md), and the device must offer POSIX descriptors for
+ * pools. VMM descriptors stay the way to share memory on Jetson. */
+jet_status jet__ipc_pool_allowed(const jet_platform_info *dev, const jet_policy *policy,
+                                 int pool_handle_types, const char *fn) {
+  if (!policy->memory_ipc_allowed)
+    return jet__error_native(
+        JET_STATUS_UNSUPPORTED, fn, "", "", 0,
+        policy->kind == JET_PLATFORM_TEGRA
+            ? "CUDA memory IPC, pools included, is unsupported on Jetson (L4T) before Thor; "
+              "share memory with JET_MEM_EXPORTABLE buffers (VMM file descriptors) instead"
+            : "share memory with JET_MEM_EXPORTABLE buffers (VMM file descriptors) instead",
+        "the %s%s platform policy does not allow CUDA memory IPC, so memory pools are not "
+        "shared between processes",
+        policy->name, policy->forced ? " (forced)" : "");
+  if (!dev->memory_pools_supported)
+    return jet__error(JET_STATUS_UNSUPPORTED, fn,
+                      "device %d (%s) has no memory pools (cudaDevAttrMemoryPoolsSupported is 0)",
+                      dev->device, dev->name);
+  if (!(pool_handle_types & (int)cudaMemHandleTypePosixFileDescriptor))
+    return jet__error_native(
+        JET_STATUS_UNSUPPORTED, fn, "", "", 0,
+        "pool IPC needs Linux, CUDA 11.3 or later and a driver that offers POSIX descriptors "
+        "for pools",
+        "device %d (%s) offers no POSIX descriptor for pools "
+        "(cudaDevAttrMemoryPoolSupportedHandleTypes is 0x%x)",
+        dev->device, dev->name, (unsigned)pool_handle_types);
+  return JET_STATUS_OK;
+}

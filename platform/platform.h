@@ -97,6 +97,13 @@ void jet__managed_rules_of(const jet_platform_info *dev, const jet_policy *polic
  * UM appendix's explanation). */
 jet_status jet__managed_refuse(const jet_platform_info *dev, const jet_policy *policy,
                                const char *what, const char *hint, const char *fn);
+/* Whether memory pools may be shared with other processes (jetrt/pool.h)
+ * under @policy on @dev, whose cudaDevAttrMemoryPoolSupportedHandleTypes is
+ * @pool_handle_types. Pure. Needs policy->memory_ipc_allowed (UNSUPPORTED with
+ * the L4T hint otherwise: Jetson before Thor), dev->memory_pools_supported and
+ * the POSIX descriptor bit in @pool_handle_types. */
+jet_status jet__ipc_pool_allowed(const jet_platform_info *dev, const jet_policy *policy,
+                                 int pool_handle_types, const char *fn);
 
 extern const jet__platform_ops jet__desktop_ops;
 extern const jet__platform_ops jet__tegra_ops;

@@ -57,7 +57,9 @@ const char *jet__handle_type_name(int type) {
       [JET__H_CHANNEL] = "jet_channel", [JET__H_RING] = "jet_ring",
       [JET__H_ARRAY] = "jet_array", [JET__H_TEXTURE] = "jet_texture",
       [JET__H_SURFACE] = "jet_surface",
-      [JET__H_USER_OBJECT] = "jet_user_object"};
+      [JET__H_USER_OBJECT] = "jet_user_object",
+      [JET__H_MEMPOOL] = "jet_mempool", [JET__H_VMM_RANGE] = "jet_vmm_range",
+      [JET__H_VMM_MEM] = "jet_vmm_mem", [JET__H_GROWABLE] = "jet_growable"};
   return (type > 0 && type < JET__H_TYPE_COUNT && names[type]) ? names[type] : "handle";
 }
 

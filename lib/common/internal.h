@@ -89,6 +89,10 @@ typedef enum jet__handle_type {
   JET__H_TEXTURE,        /* lib/texture: texture object */
   JET__H_SURFACE,        /* lib/texture: surface object */
   JET__H_USER_OBJECT,    /* lib/graph: the caller's references to a graph user object */
+  JET__H_MEMPOOL,        /* lib/memory: memory pool (pool.c) */
+  JET__H_VMM_RANGE,      /* lib/memory: reserved address range (vmm_api.c) */
+  JET__H_VMM_MEM,        /* lib/memory: physical VMM allocation (vmm_api.c) */
+  JET__H_GROWABLE,       /* lib/memory: growable VMM buffer (vmm_api.c) */
   JET__H_TYPE_COUNT
 } jet__handle_type;
 

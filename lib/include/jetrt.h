@@ -39,5 +39,7 @@
 #include "jetrt/texture.h"
 #include "jetrt/l2.h"
 #include "jetrt/native.h"
+#include "jetrt/pool.h"
+#include "jetrt/vmm.h"
 
 #endif /* JETRT_H */

@@ -98,6 +98,18 @@ jet_status jet__alloc_release(jet__alloc *a, const char *fn) {
     case JET__ALLOC_EXTERNAL:
       if (r.release_cb) r.release_cb(r.release_arg);
       return JET_STATUS_OK;
+    case JET__ALLOC_CUDA_ASYNC:
+      /* A stream-ordered free with nothing left to order against: the device
+       * is idle first (as cudaFree would be), and the free has completed
+       * when this returns, so the pool's statistics already show it. */
+      waited = wait_idle(fn);
+      call = "cudaFreeAsync";
+      e = cudaFreeAsync(r.ptr, cudaStreamLegacy);
+      if (e == cudaSuccess) {
+        call = "cudaStreamSynchronize";
+        e = cudaStreamSynchronize(cudaStreamLegacy);
+      }
+      break;
     case JET__ALLOC_VMM: {
       waited = wait_idle(fn);
       jet_status fs = jet__vmm_free(&r.vmm, fn);

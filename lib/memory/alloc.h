@@ -20,8 +20,8 @@ typedef enum jet__alloc_origin {
   JET__ALLOC_HOST_REGISTERED, /* cudaHostRegister on user memory: cudaHostUnregister */
   JET__ALLOC_VMM,             /* jet__vmm_alloc or jet__vmm_import_fd: unmap, free the range */
   JET__ALLOC_IPC_OPENED,      /* cudaIpcOpenMemHandle: cudaIpcCloseMemHandle */
-  /* Borrowed memory (a graphics resource mapped for CUDA) belongs here as one
-   * more origin whose release hands the memory back to its owner. */
+  JET__ALLOC_CUDA_ASYNC,      /* cudaMallocAsync, cudaMallocFromPoolAsync, cudaMemPoolImportPointer:
+                                 device idle, then cudaFreeAsync on the legacy stream */
   JET__ALLOC_EXTERNAL         /* lent by a foreign owner (a DLPack tensor): release calls
                                  release_cb(release_arg), which hands it back */
 } jet__alloc_origin;

@@ -410,9 +410,12 @@ jet_status jet_buffer_destroy(jet_buffer buf) {
   (void)jet__ctx_activate(buf->h.ctx, __func__);
   jet__alloc mem = buf->mem;
   jet__alloc_hold *hold = buf->hold;
+  struct jet_mempool_s *pool = buf->pool;
   jet__handle_unregister(&buf->h);
   free(buf);
-  return jet__alloc_object_release(hold, &mem, __func__);
+  jet_status st = jet__alloc_object_release(hold, &mem, __func__);
+  jet__mempool_buffer_gone(pool);
+  return st;
 }
 
 jet_status jet_buffer_get_info(jet_buffer buf, jet_buffer_info *info) {

@@ -19,7 +19,24 @@ struct jet_buffer_s {
   jet__alloc mem; /* what destroy releases; says whether and how it exports */
   const char *lender; /* borrowed: what lends the memory (jet__buffer_borrow), else NULL */
   jet__alloc_hold *hold; /* DLPack exports that keep mem alive past destroy; NULL if none yet */
+  struct jet_mempool_s *pool; /* allocated from (or imported through) this pool, else NULL */
 };
+
+/* A memory pool handle (pool.c). */
+struct jet_mempool_s {
+  jet__handle h;
+  cudaMemPool_t pool;
+  int is_default; /* the device's default pool: destroy releases the handle only */
+  int imported;   /* jet_mempool_import: imports pointers, allocates nothing */
+  int exportable; /* created with JET_MEMPOOL_EXPORTABLE */
+  atomic_int buffers; /* live buffers allocated from or imported through it */
+};
+
+/* Called by jet_buffer_destroy and jet_buffer_free_async once a pool buffer
+ * is gone. */
+static inline void jet__mempool_buffer_gone(struct jet_mempool_s *p) {
+  if (p) atomic_fetch_sub(&p->buffers, 1);
+}
 
 /* Register the filled-in buffer @b (allocated with calloc, its memory in
  * b->mem) as a live handle of @ctx and give it to *@out. On failure @b's

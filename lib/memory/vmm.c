@@ -168,20 +168,28 @@ jet_status jet__vmm_unmap(CUdeviceptr ptr, size_t size, const char *fn) {
   return JET_STATUS_OK;
 }
 
-jet_status jet__vmm_set_access(CUdeviceptr ptr, size_t size, int device, const char *fn) {
+jet_status jet__vmm_set_access_flags(CUdeviceptr ptr, size_t size, int device,
+                                     CUmemAccess_flags flags, const char *fn) {
   const jet__driver_api *cu;
   JET__TRY(driver(&cu, fn));
   CUmemAccessDesc a;
   memset(&a, 0, sizeof a);
   a.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   a.location.id = device;
-  a.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  a.flags = flags;
   CUresult r = cu->cuMemSetAccess(ptr, size, &a, 1);
   if (r != CUDA_SUCCESS)
     return jet__cu_error(r, fn, "cuMemSetAccess", NULL,
-                         "read-write access for device %d to %zu bytes at 0x%llx", device, size,
-                         (unsigned long long)ptr);
+                         "%s access for device %d to %zu bytes at 0x%llx",
+                         flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? "read-write"
+                         : flags == CU_MEM_ACCESS_FLAGS_PROT_READ    ? "read"
+                                                                     : "no",
+                         device, size, (unsigned long long)ptr);
   return JET_STATUS_OK;
+}
+
+jet_status jet__vmm_set_access(CUdeviceptr ptr, size_t size, int device, const char *fn) {
+  return jet__vmm_set_access_flags(ptr, size, device, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, fn);
 }
 
 jet_status jet__vmm_export_fd_at(CUdeviceptr ptr, int *fd, const char *fn) {

@@ -71,6 +71,9 @@ jet_status jet__vmm_map_handle(CUdeviceptr ptr, size_t size, CUmemGenericAllocat
 jet_status jet__vmm_unmap(CUdeviceptr ptr, size_t size, const char *fn);
 /* cuMemSetAccess: read-write for @device over a fully mapped range. */
 jet_status jet__vmm_set_access(CUdeviceptr ptr, size_t size, int device, const char *fn);
+/* cuMemSetAccess with @flags (CU_MEM_ACCESS_FLAGS_PROT_*) for @device. */
+jet_status jet__vmm_set_access_flags(CUdeviceptr ptr, size_t size, int device,
+                                     CUmemAccess_flags flags, const char *fn);
 /* cuMemRetainAllocationHandle + cuMemExportToShareableHandle(POSIX fd) +
  * cuMemRelease: a new descriptor for the allocation mapped at @ptr, with
  * FD_CLOEXEC set; the caller owns it. */

@@ -162,6 +162,10 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
  * imported buffers (jetrt/ipc.h) are unmapped after the device is idle; the
  * memory itself goes when no process maps it and no exported descriptor is
  * open (VMM), so destroying here does not disturb other processes.
+ * Stream-ordered buffers (jetrt/pool.h) are freed after the device is idle
+ * too (cudaFreeAsync, completed before the call returns); views another
+ * object lends (jet_growable_buffer, mapped GL buffers) are refused with
+ * JET_STATUS_INVALID_STATE.
  * @buf: the buffer, or NULL (a no-op).
  * @return JET_STATUS_OK, JET_STATUS_INVALID_HANDLE for a destroyed or foreign
  *         pointer, or the CUDA status of the free call.
