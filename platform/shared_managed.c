@@ -9,6 +9,7 @@
 
 static jet_status managed_alloc(struct jet_shared_s *sb, const char *fn) {
   const struct jet_context_s *ctx = sb->h.ctx;
+  JET__TRY(jet__policy_managed_check(&ctx->platform.policy, ctx->device, fn));
   if (!ctx->info.managed_memory)
     return jet__error_native(JET_STATUS_UNSUPPORTED, fn, "", "", 0,
                              "create the buffer without JET_SHARED_MANAGED to get the "

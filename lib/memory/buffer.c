@@ -252,6 +252,8 @@ jet_status jet_buffer_create(jet_context ctx, const jet_buffer_desc *desc, jet_b
                                 (d.flags & JET_MEM_EXPORTABLE_LEGACY) ? JET__IPC_REQUEST_LEGACY
                                                                       : JET__IPC_REQUEST_AUTO,
                                 &mech, __func__));
+  if (d.kind == JET_MEMORY_MANAGED)
+    JET__TRY(jet__policy_managed_check(&ctx->platform.policy, ctx->device, __func__));
   if (d.kind == JET_MEMORY_MANAGED && !ctx->info.managed_memory)
     return jet__error(JET_STATUS_UNSUPPORTED, __func__,
                       "device %d does not support managed memory", ctx->device);

@@ -283,3 +283,8 @@ jet_status jet_memset_3d_async(jet_stream stream, jet_pitched_ptr dst, int value
   JET__TRY(from_stream(stream, &w, __func__));
   return memset_3d(&w, &dst, value, &extent, __func__);
 }
+
+jet_status jet__copy_3d_check(const jet_copy_3d *p, size_t *dst_offset, size_t *src_offset,
+                              const char *fn) {
+  return check_copy_3d(p, dst_offset, src_offset, fn);
+}
