@@ -553,6 +553,8 @@ TEST(gpu_peer_async_ordered_by_events) {
   CHECK_OK(jet_memset(c[1], p1, POISON, n));
   CHECK_OK(jet_memset(c[0], p2, POISON, n));
   CHECK_OK(jet_memset(c[1], p3, POISON, n));
+  /* the plain wait keeps to one context; the peer wait crosses devices */
+  CHECK_ST(jet_stream_wait_event(s[0], e[1]), JET_STATUS_WRONG_CONTEXT);
   for (int round = 0; round < 3; round++) {
     CHECK_OK(jet_peer_memcpy_async(s[1], c[1], p1, c[0], p0, n));
     CHECK_OK(jet_event_record(e[1], s[1]));
