@@ -144,8 +144,10 @@ jet_status jet_peer_memcpy_3d_async(jet_stream stream, jet_context dst_ctx, jet_
 /**
  * jet_peer_wait_event - make @stream wait for @event, which may have been
  * recorded on a stream of another context and device (cudaStreamWaitEvent
- * across devices, Programming Guide 3.2.7.4). jet_stream_wait_event accepts
- * only events of the stream's own context.
+ * across devices: Programming Guide, "Multi-Device System", stream and event
+ * behavior). jet_stream_wait_event accepts only events of the stream's own
+ * context. The event is recorded on its own device; record it before this
+ * call, as with jet_stream_wait_event.
  * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE for a bad @stream or
  *         @event; or a CUDA status. Thread safety: safe from any thread.
  */
