@@ -26,8 +26,9 @@ typedef struct jet__platform {
 
 /*
  * Choose the policy for @dev. @request is a platform name ("desktop", "xavier",
- * "orin", "thor") that forces a policy, or NULL/"" (or "auto") to detect from
- * the device's attributes. Pure: reads no environment, touches no GPU.
+ * "orin", "thor", "igx-dgpu") that forces a policy, or NULL/"" (or "auto") to
+ * detect from the device's attributes (a discrete GPU with dev->tegra_host set
+ * gets "igx-dgpu"). Pure: reads no environment, touches no GPU.
  * Returns INVALID_ARGUMENT for an unknown name.
  */
 jet_status jet__platform_select(const jet_platform_info *dev, const char *request,
@@ -104,6 +105,18 @@ jet_status jet__managed_refuse(const jet_platform_info *dev, const jet_policy *p
  * the POSIX descriptor bit in @pool_handle_types. */
 jet_status jet__ipc_pool_allowed(const jet_platform_info *dev, const jet_policy *policy,
                                  int pool_handle_types, const char *fn);
+
+/* ------------------------------------------------------------ several GPUs */
+
+/* Whether the host is a Tegra SoC (platform/tegra_host.c): JET_TEGRA_HOST "1"
+ * or "0" decides; else 1 when @any_integrated (a visible CUDA device is an
+ * iGPU), else whether the device-tree file @compatible_path (normally
+ * /proc/device-tree/compatible) names an NVIDIA Tegra SoC. */
+int jet__tegra_host_detect(int any_integrated, const char *compatible_path);
+
+/* Pure: whether @len bytes of a device-tree "compatible" property (strings
+ * separated by NULs) hold an entry starting with "nvidia,tegra". */
+int jet__compatible_is_tegra(const char *text, size_t len);
 
 extern const jet__platform_ops jet__desktop_ops;
 extern const jet__platform_ops jet__tegra_ops;

@@ -19,11 +19,16 @@ typedef struct policy_row {
 static const policy_row rows[] = {
     {{"desktop", JET_PLATFORM_DESKTOP, 0, 0, JET_SHARED_BACKING_DEVICE_STAGED, 1,
       JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 0, "", 1, 1},
+ * cubin match, pinned CPU reads cached, EGLSync -> event, reason, managed memory allowed,
+ * peer access allowed */
+static const policy_row rows[] = {
+    {{"desktop", JET_PLATFORM_DESKTOP, 0, 0, JET_SHARED_BACKING_DEVICE_STAGED, 1,
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 1, 1},
      &jet__desktop_ops},
     /* Xavier and Orin: I/O coherent one way, so pinned memory is CPU-cached and
      * host registration works; managed memory cannot be touched by the CPU while
      * kernels run (concurrentManagedAccess == 0) and prefetch is unsupported;
-     * only event IPC works on L4T. */
+     * only event IPC works on L4T; Tegra has no peer-to-peer. */
     {{"xavier", JET_PLATFORM_TEGRA, 72, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
       JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
      &jet__tegra_ops},
@@ -33,15 +38,34 @@ static const policy_row rows[] = {
     /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work. */
     {{"thor", JET_PLATFORM_TEGRA, 110, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
       JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 1, 1},
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
+     &jet__tegra_ops},
+    {{"orin", JET_PLATFORM_TEGRA, 87, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
+     &jet__tegra_ops},
+    /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work. */
+    {{"thor", JET_PLATFORM_TEGRA, 110, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
      &jet__tegra_ops},
     /* Any other integrated GPU (Nano/TX1 5.3, TX2 6.2: not I/O coherent): the
      * conservative set. Not selectable by name. */
     {{"tegra", JET_PLATFORM_TEGRA, 0, 0, JET_SHARED_BACKING_MAPPED_HOST, 0,
       JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
+      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
      &jet__tegra_ops},
 };
 
 enum { ROW_DESKTOP = 0, ROW_GENERIC_TEGRA = 4, N_NAMED = 4 };
+
+/* A discrete GPU in a Tegra host (IGX Orin's dGPU, next to the iGPU): the
+ * desktop policy, with the one thing the UM appendix says differs there.
+ * Derived from the desktop row so that every other field follows it. */
+static const char IGX_DGPU[] = "igx-dgpu";
+
+static void make_igx_dgpu(jet_policy *p) {
+  snprintf(p->name, sizeof p->name, "%s", IGX_DGPU);
+  p->managed_memory_allowed = 0;
+}
 
 static int soc_row(int sm) {
   switch (sm) {
@@ -78,26 +102,36 @@ jet_status jet__platform_select(const jet_platform_info *dev, const char *reques
   int sm = dev->cc_major * 10 + dev->cc_minor;
   int row = -1;
   int forced = request && request[0] && strcmp(request, "auto") != 0;
+  int igx = 0;
   if (forced) {
     for (int i = 0; i < N_NAMED; i++)
       if (strcmp(request, rows[i].policy.name) == 0) row = i;
+    if (strcmp(request, IGX_DGPU) == 0) row = ROW_DESKTOP, igx = 1;
     if (row < 0)
       return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
-                        "unknown platform \"%.32s\": expected desktop, xavier, orin, thor or auto",
+                        "unknown platform \"%.32s\": expected desktop, xavier, orin, thor, "
+                        "igx-dgpu or auto",
                         request);
   } else {
     row = dev->integrated ? soc_row(sm) : ROW_DESKTOP;
+    igx = !dev->integrated && dev->tegra_host;
   }
   out->policy = rows[row].policy;
   out->ops = rows[row].ops;
   out->policy.forced = forced;
   jet_policy *p = &out->policy;
   l2_policy(dev, p);
+  if (igx) make_igx_dgpu(p);
   if (forced)
     snprintf(p->reason, sizeof p->reason,
              "forced to %s by request; the device is %s SM %d.%d, so operations it lacks still fail",
              p->name, dev->integrated ? "an integrated" : "a discrete", dev->cc_major,
              dev->cc_minor);
+  else if (igx)
+    snprintf(p->reason, sizeof p->reason,
+             "discrete GPU (integrated=0, SM %d.%d) in a Tegra host: device memory with staging "
+             "copies, no managed memory (unsupported on a dGPU attached to Tegra)",
+             dev->cc_major, dev->cc_minor);
   else if (!dev->integrated)
     snprintf(p->reason, sizeof p->reason,
              "discrete GPU (integrated=0, SM %d.%d): device memory with staging copies",

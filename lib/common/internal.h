@@ -181,6 +181,14 @@ void jet__ctx_resource_remove(struct jet_context_s *ctx, jet__ctx_resource *r);
 /* jet_device_query without the public argument checks; @fn names the caller. */
 jet_status jet__device_query(int device, jet_platform_info *info, const char *fn);
 
+/* Device choice (jet_device_choose), apart for host tests: parse a PCI bus id
+ * ("[domain:]bus:device.function", hex); validate criteria without a GPU;
+ * whether a report fits (criteria already validated). */
+jet_status jet__pci_bus_id_parse(const char *text, int *domain, int *bus, int *device,
+                                 const char *fn);
+jet_status jet__device_criteria_check(const jet_device_criteria *c, const char *fn);
+int jet__device_fits(const jet_platform_info *info, const jet_device_criteria *c);
+
 /* Make @ctx's device current on the calling thread. */
 jet_status jet__ctx_activate(struct jet_context_s *ctx, const char *fn);
 

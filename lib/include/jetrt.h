@@ -41,5 +41,6 @@
 #include "jetrt/native.h"
 #include "jetrt/pool.h"
 #include "jetrt/vmm.h"
+#include "jetrt/peer.h"
 
 #endif /* JETRT_H */

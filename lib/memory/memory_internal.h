@@ -58,6 +58,12 @@ static inline jet_status jet__buffer_check(jet_buffer buf, const struct jet_cont
   return jet__handle_check(buf, JET__H_BUFFER, fn, "buf");
 }
 
+/* Validate a jet_copy_3d as jet_memcpy_3d does (NULL, empty extent, region
+ * outside its pitch or rows, overflow) and give each side's byte offset of
+ * its first element, so callers can fold the positions into the pointers. */
+jet_status jet__copy_3d_check(const jet_copy_3d *p, size_t *dst_offset, size_t *src_offset,
+                              const char *fn);
+
 /* make_cudaExtent and make_cudaPitchedPtr live in driver_functions.h, which
  * cuda_runtime_api.h does not bring in. */
 static inline struct cudaExtent jet__extent(size_t w, size_t h, size_t d) {

@@ -10,7 +10,11 @@
  * (Tegra, parameterised by SoC) for an integrated one. The policy decides which
  * memory backs shared CPU+GPU buffers, whether host registration and memory IPC
  * are allowed, how managed memory is handed between CPU and GPU, and how kernel
- * images are matched. The environment variable JET_PLATFORM (or
+ * images are matched. A discrete GPU in a Tegra host (the dGPU of an IGX Orin,
+ * next to its iGPU) gets "igx-dgpu": the desktop policy without managed memory.
+ * Each context has its own policy, from its own device: on an IGX Orin a
+ * context on the iGPU gets "orin" and one on the dGPU "igx-dgpu". The
+ * environment variable JET_PLATFORM (or
  * jet_context_desc.platform) forces a policy on any GPU, so Tegra code paths run
  * for real on a desktop GPU. A forced policy restricts; it never makes an
  * operation the hardware lacks appear to succeed.
@@ -79,6 +83,12 @@ typedef struct jet_platform_info {
   int runtime_version;             /**< version of the CUDA runtime linked in */
   unsigned char uuid[16];          /**< the device's UUID (cuDeviceGetUuid): tells GPUs apart
                                         across processes, e.g. in jetrt/ipc.h descriptions */
+  int pci_domain, pci_bus, pci_device; /**< PCI location (cudaDevAttrPci*Id); 0 on an iGPU */
+  char pci_bus_id[16];             /**< "dddd:bb:dd.0" (cudaDeviceGetPCIBusId form) */
+  int tegra_host;                  /**< 1: the host is a Tegra SoC (this device or another
+                                        one is integrated, the device tree says "nvidia,tegra",
+                                        or JET_TEGRA_HOST=1); a discrete GPU in such a host
+                                        (IGX Orin) gets the "igx-dgpu" policy */
 } jet_platform_info;
 
 /**
@@ -90,6 +100,38 @@ typedef struct jet_platform_info {
  * Thread safety: safe from any thread.
  */
 jet_status jet_device_query(int device, jet_platform_info *info);
+
+/** How jet_device_choose picks a device. */
+typedef enum jet_device_pick {
+  JET_DEVICE_PICK_FIRST_INTEGRATED = 0, /**< lowest index with integrated == 1 (Tegra iGPU) */
+  JET_DEVICE_PICK_FIRST_DISCRETE = 1,   /**< lowest index with integrated == 0 */
+  JET_DEVICE_PICK_UUID = 2,             /**< the device whose uuid equals jet_device_criteria.uuid */
+  JET_DEVICE_PICK_PCI_BUS_ID = 3        /**< the device at jet_device_criteria.pci_bus_id */
+} jet_device_pick;
+
+/** What jet_device_choose looks for. Zero-initialise, then set what you need. */
+typedef struct jet_device_criteria {
+  jet_device_pick pick;
+  unsigned char uuid[16];  /**< JET_DEVICE_PICK_UUID: as in jet_platform_info.uuid */
+  const char *pci_bus_id;  /**< JET_DEVICE_PICK_PCI_BUS_ID: "domain:bus:device.function" or
+                                "bus:device.function" in hex, as cudaDeviceGetPCIBusId and
+                                nvidia-smi (8-digit domain) write it; the function is ignored */
+} jet_device_criteria;
+
+/**
+ * jet_device_choose - the index of the first device that fits @criteria.
+ *
+ * Reads each device's report (jet_device_query) without creating a context;
+ * pass the index to jet_context_desc.device.
+ * @criteria: what to look for.
+ * @device: receives the index; -1 on failure.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_ARGUMENT for NULL arguments, an
+ *         unknown pick or a PCI bus id that does not parse; JET_STATUS_NO_DEVICE
+ *         where there is no GPU or no device fits (the detail lists what was
+ *         seen); or a CUDA status.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_device_choose(const jet_device_criteria *criteria, int *device);
 
 /* ------------------------------------------------------------------ policy */
 
@@ -125,7 +167,7 @@ typedef enum jet_egl_sync_mode {
 
 /** The platform policy in force on a context. */
 typedef struct jet_policy {
-  char name[16];                     /**< "desktop", "xavier", "orin", "thor" or "tegra" */
+  char name[16];                     /**< "desktop", "igx-dgpu", "xavier", "orin", "thor" or "tegra" */
   jet_platform_kind kind;
   int soc_sm;                        /**< SoC SM as 10*major+minor (72, 87, 110); 0 on desktop */
   int forced;                        /**< 1 when JET_PLATFORM or the descriptor chose it */
@@ -152,6 +194,8 @@ typedef struct jet_policy {
   /** Managed memory may be allocated at all: 0 for a discrete GPU attached to
    *  a Tegra host, where the UM appendix says unified memory is unsupported. */
   int managed_memory_allowed;
+  int peer_access_allowed;           /**< peer access and peer copies between devices
+                                          (jetrt/peer.h); 0 on Tegra, which has no peer-to-peer */
 } jet_policy;
 
 /* ------------------------------------------------------------------ context */
@@ -169,7 +213,8 @@ enum {
 typedef struct jet_context_desc {
   int device;            /**< CUDA device index */
   unsigned flags;        /**< JET_CONTEXT_* flags */
-  const char *platform;  /**< NULL: JET_PLATFORM or auto-detect; else "desktop", "xavier", "orin", "thor" */
+  const char *platform;  /**< NULL: JET_PLATFORM or auto-detect; else "desktop", "xavier", "orin",
+                              "thor", or "igx-dgpu" (a discrete GPU in a Tegra host) */
 } jet_context_desc;
 
 /**

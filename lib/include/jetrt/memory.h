@@ -131,7 +131,9 @@ typedef struct jet_buffer_info {
  * are refused. HOST_MAPPED needs a device that can map host memory
  * (jet_platform_info.can_map_host_memory); the runtime's contexts always map
  * host memory (cudaDeviceMapHost is implicit), so JET_CONTEXT_MAP_HOST is not
- * needed. MANAGED needs jet_platform_info.managed_memory.
+ * needed. MANAGED needs jet_platform_info.managed_memory and a policy that
+ * allows it (policy.managed_memory_allowed: not "igx-dgpu", a discrete GPU
+ * attached to Tegra, where unified memory is unsupported).
  *
  * When device memory runs out the detail says how many bytes were asked and
  * how many were free by the platform's estimate (jet_context_mem_info). With

@@ -110,6 +110,7 @@ typedef struct jet_shared_info {
  *         PTRDIFF_MAX; JET_STATUS_INVALID_HANDLE for a bad @ctx;
  *         JET_STATUS_UNSUPPORTED when the device cannot map host memory
  *         (zero-copy), has no managed memory (the hint names an alternative)
+ *         or its policy refuses it (igx-dgpu: a discrete GPU attached to Tegra)
  *         or has no mechanism for JET_SHARED_EXPORTABLE (see jetrt/ipc.h);
  *         JET_STATUS_OUT_OF_MEMORY with the bytes asked and the memory free in
  *         the detail; or a CUDA status.
