@@ -13,29 +13,31 @@ typedef struct policy_row {
 } policy_row;
 
 /* name, kind, soc, forced, shared backing, host register, managed, memory IPC, event IPC,
- * cubin match, pinned CPU reads cached, EGLSync -> event */
+ * cubin match, pinned CPU reads cached, EGLSync -> event, reason, dma-buf import */
 static const policy_row rows[] = {
     {{"desktop", JET_PLATFORM_DESKTOP, 0, 0, JET_SHARED_BACKING_DEVICE_STAGED, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, ""},
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 0},
      &jet__desktop_ops},
     /* Xavier and Orin: I/O coherent one way, so pinned memory is CPU-cached and
      * host registration works; managed memory cannot be touched by the CPU while
      * kernels run (concurrentManagedAccess == 0) and prefetch is unsupported;
      * only event IPC works on L4T. */
     {{"xavier", JET_PLATFORM_TEGRA, 72, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0},
      &jet__tegra_ops},
     {{"orin", JET_PLATFORM_TEGRA, 87, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0},
      &jet__tegra_ops},
-    /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work. */
+    /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work;
+     * cuImportExternalMemory takes dma-buf "only on Tegra Jetson platform
+     * starting with Thor series" (cuda.h). */
     {{"thor", JET_PLATFORM_TEGRA, 110, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 1},
      &jet__tegra_ops},
     /* Any other integrated GPU (Nano/TX1 5.3, TX2 6.2: not I/O coherent): the
      * conservative set. Not selectable by name. */
     {{"tegra", JET_PLATFORM_TEGRA, 0, 0, JET_SHARED_BACKING_MAPPED_HOST, 0,
-      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, ""},
+      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 0},
      &jet__tegra_ops},
 };
 

@@ -43,6 +43,14 @@
   X(cuMemExportToShareableHandle, 10020, CUresult,                                         \
     (void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType, unsigned long long)) \
   X(cuMemImportFromShareableHandle, 10020, CUresult,                                       \
-    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))
+    (CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType))                  \
+  /* external memory through the driver: dma-buf, which the runtime has no type for        \
+   * (lib/external/external.c) */                                                          \
+  X(cuImportExternalMemory, 10000, CUresult,                                               \
+    (CUexternalMemory *, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *))                        \
+  X(cuExternalMemoryGetMappedBuffer, 10000, CUresult,                                      \
+    (CUdeviceptr *, CUexternalMemory, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *))           \
+  X(cuDestroyExternalMemory, 10000, CUresult, (CUexternalMemory))                          \
+  X(cuMemFree, 3020, CUresult, (CUdeviceptr))
 
 #endif

@@ -54,7 +54,9 @@ const char *jet__handle_type_name(int type) {
       [JET__H_EGL] = "jet_egl", [JET__H_EGL_IMAGE] = "jet_egl_image",
       [JET__H_EGL_CONSUMER] = "jet_egl_consumer", [JET__H_EGL_PRODUCER] = "jet_egl_producer",
       [JET__H_GL_RESOURCE] = "jet_gl_resource", [JET__H_PRESENTER] = "jet_presenter",
-      [JET__H_CHANNEL] = "jet_channel", [JET__H_RING] = "jet_ring"};
+      [JET__H_CHANNEL] = "jet_channel", [JET__H_RING] = "jet_ring",
+      [JET__H_EXTERNAL_MEMORY] = "jet_external_memory",
+      [JET__H_EXTERNAL_SEMAPHORE] = "jet_external_semaphore"};
   return (type > 0 && type < JET__H_TYPE_COUNT && names[type]) ? names[type] : "handle";
 }
 

@@ -85,6 +85,8 @@ typedef enum jet__handle_type {
   JET__H_PRESENTER,      /* lib/interop: GL display helper */
   JET__H_CHANNEL,        /* lib/ipc: Unix-domain-socket channel */
   JET__H_RING,           /* lib/ipc: frame ring, producer or consumer end */
+  JET__H_EXTERNAL_MEMORY,    /* lib/external: imported memory object */
+  JET__H_EXTERNAL_SEMAPHORE, /* lib/external: imported semaphore */
   JET__H_TYPE_COUNT
 } jet__handle_type;
 

@@ -36,5 +36,6 @@
 #include "jetrt/ipc.h"
 #include "jetrt/channel.h"
 #include "jetrt/ring.h"
+#include "jetrt/external.h"
 
 #endif /* JETRT_H */

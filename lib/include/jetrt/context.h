@@ -138,6 +138,8 @@ typedef struct jet_policy {
   int pinned_cpu_reads_cached;       /**< CPU reads of pinned host memory hit the CPU cache */
   jet_egl_sync_mode egl_sync;        /**< EGLSync -> CUDA event mechanism (jet_egl_sync_to_event) */
   char reason[256];                  /**< why this policy was chosen, in words */
+  int external_dmabuf;               /**< dma-buf descriptors import as external memory
+                                          (jetrt/external.h; Jetson Thor and later) */
 } jet_policy;
 
 /* ------------------------------------------------------------------ context */
