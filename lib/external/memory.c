@@ -10,6 +10,9 @@
 #include "../image/image_internal.h"
 #include "../memory/memory_internal.h"
 
+/* Image mappings are rounded up to this (within the memory). */
+#define MAP_ROUND ((size_t)64 << 10)
+
 #define LENDER "a jet_external_memory (jet_external_memory_unmap_buffer / _unmap_image)"
 
 static const char import_hint[] =
@@ -310,9 +313,13 @@ jet_status jet_external_memory_map_image(jet_external_memory mem, jet_format for
     if (!jet__mul_ok(pl->pitch, (size_t)pl->height, &full) || !jet__add_ok(o, full, &next))
       next = SIZE_MAX;
   }
-  /* Offset 0 keeps the exporter's alignment rule away from the plane offsets. */
+  /* From offset 0, and to a whole 64 KiB where the memory has it, so that
+   * the exporter's alignment rules never meet the plane offsets and sizes. */
+  size_t span = hi;
+  if (jet__add_ok(hi, MAP_ROUND - 1, &span)) span = span / MAP_ROUND * MAP_ROUND;
+  if (span < hi || span > mem->size) span = mem->size;
   void *dev = NULL;
-  JET__TRY(map_range(mem, 0, hi, &dev, __func__));
+  JET__TRY(map_range(mem, 0, span, &dev, __func__));
   void *ptrs[JET_IMAGE_MAX_PLANES] = {NULL, NULL, NULL};
   for (int i = 0; i < l.planes; i++) ptrs[i] = (char *)dev + off[i];
   jet_image img = NULL;

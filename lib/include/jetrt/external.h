@@ -159,8 +159,9 @@ jet_status jet_external_memory_map_buffer(jet_external_memory mem, size_t offset
  * jet_external_memory_map_image - describe part of the memory as a jet_image
  * (pitched planes, no copy).
  *
- * One CUDA mapping covers bytes [0, end of the last plane), so plane offsets
- * need only the image's own alignment (element size), not the exporter's.
+ * One CUDA mapping covers bytes [0, end of the last plane rounded up to
+ * 64 KiB, or the imported size where that is less), so plane offsets need
+ * only the image's own alignment (element size), not the exporter's.
  * Use it for linear (not tiled) layouts only: Vulkan images with
  * VK_IMAGE_TILING_OPTIMAL are not pitched memory.
  * @format, @width, @height: the image, as for jet_image_wrap.
