@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "external_internal.h"
 #include "../image/image_internal.h"
@@ -94,6 +95,19 @@ static jet_status import_failed(cudaError_t e, const jet_external_memory_desc *d
                            type_name(d->type), d->fd, d->size, cudaGetErrorString(e));
 }
 
+/* A dma-buf knows its size (lseek to the end); a larger @size is refused
+ * before the driver sees it. The descriptor's offset is put back. */
+static jet_status dmabuf_size_check(const jet_external_memory_desc *d, const char *fn) {
+  off_t cur = lseek(d->fd, 0, SEEK_CUR);
+  off_t end = lseek(d->fd, 0, SEEK_END);
+  if (cur >= 0) (void)lseek(d->fd, cur, SEEK_SET);
+  if (end > 0 && (unsigned long long)end < (unsigned long long)d->size)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "size %zu exceeds the dma-buf's %lld bytes (descriptor %d)", d->size,
+                      (long long)end, d->fd);
+  return JET_STATUS_OK;
+}
+
 static jet_status import_dmabuf(struct jet_external_memory_s *m, const jet_external_memory_desc *d,
                                 const char *fn) {
   const jet__driver_api *cu;
@@ -104,14 +118,12 @@ static jet_status import_dmabuf(struct jet_external_memory_s *m, const jet_exter
   hd.handle.fd = d->fd;
   hd.size = d->size;
   CUresult r = cu->cuImportExternalMemory(&m->drv, &hd);
-  if (r != CUDA_SUCCESS) {
-    jet_status st = jet__cu_error(r, fn, "cuImportExternalMemory",
-                                  "the descriptor must be a dma-buf (V4L2 VIDIOC_EXPBUF, DRM "
-                                  "PRIME, NvBufSurface) of at least @size bytes; CUDA imports "
-                                  "dma-buf only on Jetson Thor and later",
-                                  "dma-buf descriptor %d, %zu bytes", d->fd, d->size);
-    return st == JET_STATUS_DRIVER_ERROR ? JET_STATUS_INVALID_ARGUMENT : st;
-  }
+  if (r != CUDA_SUCCESS)
+    return jet__cu_error(r, fn, "cuImportExternalMemory",
+                         "the descriptor must be a dma-buf (V4L2 VIDIOC_EXPBUF, DRM PRIME, "
+                         "NvBufSurface) of at least @size bytes; CUDA imports dma-buf only on "
+                         "Jetson Thor and later",
+                         "dma-buf descriptor %d, %zu bytes", d->fd, d->size);
   m->via_driver = 1;
   return JET_STATUS_OK;
 }
@@ -132,6 +144,7 @@ jet_status jet_external_memory_import(jet_context ctx, const jet_external_memory
                              "cuImportExternalMemory); elsewhere export an opaque descriptor "
                              "(Vulkan OPAQUE_FD) instead",
                              "policy %s has no dma-buf import", ctx->platform.policy.name);
+  if (d.type == JET_EXTERNAL_MEMORY_DMABUF_FD) JET__TRY(dmabuf_size_check(&d, __func__));
   JET__TRY(jet__ctx_activate(ctx, __func__));
 
   struct jet_external_memory_s *m = calloc(1, sizeof *m);

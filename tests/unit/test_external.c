@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -114,6 +115,28 @@ TEST(external_memory_import_policy_refusals) {
     jt_fake_context_done(&c);
     CHECK(fd_open(fd));
   }
+  close(fd);
+  return 0;
+}
+
+/* Under the Thor policy a dma-buf is checked against its own size (a memfd
+ * stands in: it has one too) before any driver call. */
+TEST(external_memory_dmabuf_size_checked_first) {
+  int fd = memfd_create("jet-test-dmabuf", MFD_CLOEXEC);
+  CHECK(fd >= 0);
+  CHECK(ftruncate(fd, 8192) == 0);
+  CHECK(lseek(fd, 100, SEEK_SET) == 100);
+  struct jet_context_s c;
+  CHECK(jt_fake_context(&c, "thor"));
+  jet_external_memory_desc d = {JET_EXTERNAL_MEMORY_DMABUF_FD, fd, NULL, 8193, 0};
+  jet_external_memory m = (jet_external_memory)(uintptr_t)1;
+  CHECK_ST(jet_external_memory_import(&c, &d, &m), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(m == NULL);
+  CHECK(has(jet_last_error()->message, "8192"));
+  CHECK_MSG(lseek(fd, 0, SEEK_CUR) == 100, "the descriptor's offset was not put back");
+  CHECK(fd_open(fd));
+  CHECK(atomic_load(&c.live_objects) == 0);
+  jt_fake_context_done(&c);
   close(fd);
   return 0;
 }

@@ -98,7 +98,8 @@ typedef struct jet_external_memory_desc {
  * @out: receives the external memory; NULL on failure.
  * @return JET_STATUS_OK (then CUDA owns @desc->fd); JET_STATUS_INVALID_ARGUMENT
  *         for NULL @desc / @out, an unknown type or flag, a negative or closed
- *         descriptor, a NULL nvsci_object, size 0, DEDICATED with dma-buf, or a
+ *         descriptor, a NULL nvsci_object, size 0, DEDICATED with dma-buf, a
+ *         size beyond a dma-buf's own (lseek to its end), or a
  *         handle the driver does not accept as memory of this device (with the
  *         driver's code in the detail); JET_STATUS_INVALID_HANDLE for a bad
  *         @ctx; JET_STATUS_UNSUPPORTED for dma-buf where the policy has no
