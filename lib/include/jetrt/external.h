@@ -34,8 +34,9 @@
  * Descriptor ownership follows CUDA's rule: when an import succeeds, CUDA owns
  * the file descriptor (it is closed when the imported object is destroyed);
  * the caller must not close it, read it or pass it on afterwards. When an
- * import fails, whatever the reason, the descriptor is still the caller's:
- * close it (or retry with it). Export a fresh descriptor for each import.
+ * import fails, the descriptor is still the caller's (one corner aside: see
+ * jet_external_memory_import's OUT_OF_MEMORY): close it, or retry with it.
+ * Export a fresh descriptor for each import.
  *
  * Lifetime of mappings: the jet_buffer and jet_image a mapping hands out
  * belong to the external memory. jet_buffer_destroy / jet_image_destroy refuse
@@ -106,7 +107,9 @@ typedef struct jet_external_memory_desc {
  *         dma-buf import (before Thor, and desktop GPUs) and for NvSciBuf
  *         outside Tegra; JET_STATUS_NOT_BUILT_IN for NvSciBuf on Tegra in a
  *         build without NvSci headers; JET_STATUS_OUT_OF_MEMORY; or a CUDA
- *         status. On any failure @desc->fd is still the caller's.
+ *         status. On any failure @desc->fd is still the caller's, except an
+ *         OUT_OF_MEMORY whose hint says the descriptor was imported and closed
+ *         again (no room to register the handle).
  * Thread safety: safe from any thread.
  */
 jet_status jet_external_memory_import(jet_context ctx, const jet_external_memory_desc *desc,
@@ -223,7 +226,8 @@ typedef struct jet_external_semaphore_desc {
  *         nvsci_object, or a handle the driver refuses); INVALID_HANDLE;
  *         UNSUPPORTED (NvSciSync outside Tegra); NOT_BUILT_IN (NvSciSync on
  *         Tegra without NvSci headers in the build); OUT_OF_MEMORY; or a CUDA
- *         status. On any failure @desc->fd is still the caller's.
+ *         status. On any failure @desc->fd is still the caller's, with the
+ *         same exception as jet_external_memory_import.
  * Thread safety: safe from any thread.
  */
 jet_status jet_external_semaphore_import(jet_context ctx, const jet_external_semaphore_desc *desc,
