@@ -722,6 +722,69 @@ static int run_image(void) {
   free(want);
   return fixture_done(&f);
 }
+/* Many import/map/signal/unmap/destroy cycles of Vulkan memory and a
+ * timeline semaphore: no descriptor or device memory is left behind. */
+static int run_cycles(void) {
+  fixture f;
+  int r = fixture_setup(&f);
+  if (r) return r;
+  vkx *v = &f.v;
+  VkSemaphore tl = VK_NULL_HANDLE;
+  VK_OK(vk_semaphore(v, 1, &tl));
+  const int cycles = 300;
+  int fds0 = -1;
+  size_t free0 = 0, free1 = 0, total = 0;
+  unsigned char word[32], back[32];
+  for (int c = 0; c < cycles; c++) {
+    int fd = -1;
+    VK_OK(vk_memory_fd(v, f.shared.mem, &fd));
+    jet_external_memory ext = NULL;
+    jet_external_memory_desc d = {JET_EXTERNAL_MEMORY_OPAQUE_FD, fd, NULL,
+                                  (size_t)f.shared.alloc_size,
+                                  f.shared.dedicated ? JET_EXTERNAL_MEMORY_DEDICATED : 0u};
+    jet_status st = jet_external_memory_import(f.ctx, &d, &ext);
+    if (st != JET_STATUS_OK) close(fd);
+    CHECK_MSG(st == JET_STATUS_OK, "cycle %d: %s", c, jet_last_error_string());
+    jet_external_semaphore sem = NULL;
+    if (import_semaphore(&f, tl, JET_EXTERNAL_SEMAPHORE_TIMELINE_FD, &sem)) return 1;
+    jet_buffer b = NULL;
+    CHECK_OK(jet_external_memory_map_buffer(ext, 0, f.n, &b));
+    void *p = NULL;
+    CHECK_OK(jet_buffer_device_ptr(b, &p));
+    jt_fill_random(word, sizeof word);
+    memcpy(f.host, word, sizeof word);
+    CHECK_OK(jet_memcpy_async(f.stream, p, f.host, sizeof word));
+    CHECK_OK(jet_external_semaphore_signal(sem, (uint64_t)c + 1, f.stream));
+    VkSemaphoreWaitInfo wi;
+    vk_init(&wi, sizeof wi, VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+    uint64_t val = (uint64_t)c + 1;
+    wi.semaphoreCount = 1;
+    wi.pSemaphores = &tl;
+    wi.pValues = &val;
+    VK_OK(v->vkWaitSemaphores(v->dev, &wi, WAIT_NS));
+    CHECK_OK(jet_stream_synchronize(f.stream));
+    memset(back, 0, sizeof back);
+    CHECK_OK(jet_memcpy(f.ctx, back, f.mdev, sizeof back));
+    CHECK_SAME(back, word, sizeof word, "cycle %d: written through a fresh import, read through "
+               "the first", c);
+    CHECK_OK(jet_external_semaphore_destroy(sem));
+    CHECK_OK(jet_external_memory_unmap_buffer(ext, b));
+    CHECK_OK(jet_external_memory_destroy(ext));
+    if (c == 1) {
+      fds0 = jt_count_fds();
+      CHECK_OK(jet_context_mem_info(f.ctx, &free0, &total));
+    }
+  }
+  int fds1 = jt_count_fds();
+  CHECK_OK(jet_context_mem_info(f.ctx, &free1, &total));
+  if (fds1 != fds0) jt_print_fds("after the cycles");
+  CHECK_MSG(fds1 == fds0, "%d descriptors open after %d cycles, %d after the second", fds1,
+            cycles, fds0);
+  CHECK_MSG(free1 + ((size_t)64 << 20) >= free0,
+            "free device memory fell from %zu to %zu over %d cycles", free0, free1, cycles);
+  v->vkDestroySemaphore(v->dev, tl, NULL);
+  return fixture_done(&f);
+}
 #endif /* JT_HAVE_VULKAN */
 
 #define NO_VULKAN_HEADERS \
@@ -749,6 +812,15 @@ TEST(gpu_external_vulkan_image_planes) {
   REQUIRE_GPU();
 #ifdef JT_HAVE_VULKAN
   return run_image();
+#else
+  SKIP(NO_VULKAN_HEADERS);
+#endif
+}
+
+TEST(gpu_external_vulkan_cycles_alone) {
+  REQUIRE_GPU();
+#ifdef JT_HAVE_VULKAN
+  return run_cycles();
 #else
   SKIP(NO_VULKAN_HEADERS);
 #endif
