@@ -102,28 +102,31 @@ typedef struct vkx {
 
 typedef VkResult (*pfn_negotiate)(uint32_t *);
 
-static int vk_open(vkx *v) {
-  v->lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (v->lib) {
+/* @icd 0: the loader (libvulkan.so.1); 1: NVIDIA's ICD alone, called
+ * directly (no loader, no layers), for machines with the driver's graphics
+ * libraries but no loader or no ICD manifest. */
+static int vk_open(vkx *v, int icd) {
+  if (!icd) {
     v->lib_name = "libvulkan.so.1";
-    v->gipa = (PFN_vkGetInstanceProcAddr)(uintptr_t)dlsym(v->lib, "vkGetInstanceProcAddr");
+    v->lib = dlopen(v->lib_name, RTLD_NOW | RTLD_LOCAL);
+    if (v->lib)
+      v->gipa = (PFN_vkGetInstanceProcAddr)(uintptr_t)dlsym(v->lib, "vkGetInstanceProcAddr");
   } else {
-    /* No loader: NVIDIA's ICD alone, called directly (no layers, one GPU driver). */
+    v->lib_name = "libGLX_nvidia.so.0 (NVIDIA's ICD, no loader)";
     v->lib = dlopen("libGLX_nvidia.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!v->lib) {
-      snprintf(v->why, sizeof v->why,
-               "no Vulkan at run time: neither libvulkan.so.1 (the loader) nor "
-               "libGLX_nvidia.so.0 (NVIDIA's ICD) can be opened");
-      return 0;
+    if (v->lib) {
+      pfn_negotiate neg =
+          (pfn_negotiate)(uintptr_t)dlsym(v->lib, "vk_icdNegotiateLoaderICDInterfaceVersion");
+      if (neg) {
+        uint32_t ver = 5;
+        (void)neg(&ver);
+      }
+      v->gipa = (PFN_vkGetInstanceProcAddr)(uintptr_t)dlsym(v->lib, "vk_icdGetInstanceProcAddr");
     }
-    v->lib_name = "libGLX_nvidia.so.0 (ICD, no loader)";
-    pfn_negotiate neg =
-        (pfn_negotiate)(uintptr_t)dlsym(v->lib, "vk_icdNegotiateLoaderICDInterfaceVersion");
-    if (neg) {
-      uint32_t ver = 5;
-      (void)neg(&ver);
-    }
-    v->gipa = (PFN_vkGetInstanceProcAddr)(uintptr_t)dlsym(v->lib, "vk_icdGetInstanceProcAddr");
+  }
+  if (!v->lib) {
+    snprintf(v->why, sizeof v->why, "%s cannot be opened", v->lib_name);
+    return 0;
   }
   if (!v->gipa) {
     snprintf(v->why, sizeof v->why, "%s has no vkGetInstanceProcAddr", v->lib_name);
@@ -147,8 +150,8 @@ static int has_ext(const VkExtensionProperties *e, uint32_t n, const char *name)
 /* Instance, the physical device whose UUID is @uuid, a device with both fd
  * extensions and timeline semaphores, a queue, a command pool and a fence.
  * Returns 1, or 0 with v->why set (an environment lack: the test skips). */
-static int vk_setup(vkx *v, const unsigned char uuid[16]) {
-  if (!vk_open(v)) return 0;
+static int vk_setup(vkx *v, const unsigned char uuid[16], int icd) {
+  if (!vk_open(v, icd)) return 0;
 #define LOAD_GLOBAL(n) v->n = (PFN_##n)(uintptr_t)v->gipa(NULL, #n);
   VK_GLOBAL_FNS(LOAD_GLOBAL)
 #undef LOAD_GLOBAL
@@ -268,6 +271,19 @@ static void vk_teardown(vkx *v) {
   if (v->inst && v->vkDestroyInstance) v->vkDestroyInstance(v->inst, NULL);
   if (v->lib) dlclose(v->lib);
   memset(v, 0, sizeof *v);
+}
+
+/* The loader first, then NVIDIA's ICD directly; on failure v->why has both reasons. */
+static int vk_setup_any(vkx *v, const unsigned char uuid[16]) {
+  if (vk_setup(v, uuid, 0)) return 1;
+  char first[512];
+  snprintf(first, sizeof first, "%s", v->why);
+  vk_teardown(v);
+  if (vk_setup(v, uuid, 1)) return 1;
+  char second[512];
+  snprintf(second, sizeof second, "%s", v->why);
+  snprintf(v->why, sizeof v->why, "no usable Vulkan: %.240s; %.240s", first, second);
+  return 0;
 }
 
 static int mem_type(const vkx *v, uint32_t bits, VkMemoryPropertyFlags want) {
@@ -489,7 +505,7 @@ static int fixture_setup(fixture *f) {
   CHECK_OK(jt_context(&f->ctx, 0));
   jet_platform_info pi;
   CHECK_OK(jet_context_platform(f->ctx, &pi));
-  if (!vk_setup(&f->v, pi.uuid)) {
+  if (!vk_setup_any(&f->v, pi.uuid)) {
     fprintf(stderr, "SKIP: %s\n", f->v.why);
     vk_teardown(&f->v);
     jet_context_destroy(f->ctx);
