@@ -12,46 +12,52 @@ typedef struct policy_row {
   const jet__platform_ops *ops;
 } policy_row;
 
-/* name, kind, soc, forced, shared backing, host register, managed, memory IPC, event IPC,
- * cubin match, pinned CPU reads cached, EGLSync -> event, reason (filled at selection),
- * managed advice, managed memory allowed (UM appendix: no advice before Thor; a discrete
- * GPU on a Tegra host gets managed memory refused by whoever selects per device) */
+/* One row per named policy; reason, forced and the L2 fields are filled at
+ * selection (l2_policy decides L2 persistence from the device, not the row). */
 static const policy_row rows[] = {
-    {{"desktop", JET_PLATFORM_DESKTOP, 0, 0, JET_SHARED_BACKING_DEVICE_STAGED, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 0, "", 1, 1},
- * cubin match, pinned CPU reads cached, EGLSync -> event, reason, managed memory allowed,
- * peer access allowed */
-static const policy_row rows[] = {
-    {{"desktop", JET_PLATFORM_DESKTOP, 0, 0, JET_SHARED_BACKING_DEVICE_STAGED, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_SAME_MAJOR, 1, JET_EGL_SYNC_HOST_WAIT, "", 1, 1},
+    {{.name = "desktop", .kind = JET_PLATFORM_DESKTOP, .soc_sm = 0,
+      .shared_backing = JET_SHARED_BACKING_DEVICE_STAGED, .host_register_allowed = 1,
+      .managed_mode = JET_MANAGED_PREFETCH, .memory_ipc_allowed = 1, .event_ipc_allowed = 1,
+      .cubin_match = JET_CUBIN_SAME_MAJOR, .pinned_cpu_reads_cached = 1,
+      .egl_sync = JET_EGL_SYNC_HOST_WAIT, .managed_advice = 1, .managed_memory_allowed = 1,
+      .peer_access_allowed = 1, .external_dmabuf = 0},
      &jet__desktop_ops},
     /* Xavier and Orin: I/O coherent one way, so pinned memory is CPU-cached and
      * host registration works; managed memory cannot be touched by the CPU while
-     * kernels run (concurrentManagedAccess == 0) and prefetch is unsupported;
-     * only event IPC works on L4T; Tegra has no peer-to-peer. */
-    {{"xavier", JET_PLATFORM_TEGRA, 72, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
+     * kernels run (concurrentManagedAccess == 0), so neither prefetch nor advice
+     * (UM appendix); only event IPC works on L4T; Tegra has no peer-to-peer. */
+    {{.name = "xavier", .kind = JET_PLATFORM_TEGRA, .soc_sm = 72,
+      .shared_backing = JET_SHARED_BACKING_MAPPED_HOST, .host_register_allowed = 1,
+      .managed_mode = JET_MANAGED_STREAM_ATTACH, .memory_ipc_allowed = 0, .event_ipc_allowed = 1,
+      .cubin_match = JET_CUBIN_EXACT_SM, .pinned_cpu_reads_cached = 1,
+      .egl_sync = JET_EGL_SYNC_CUDA_EVENT, .managed_advice = 0, .managed_memory_allowed = 1,
+      .peer_access_allowed = 0, .external_dmabuf = 0},
      &jet__tegra_ops},
-    {{"orin", JET_PLATFORM_TEGRA, 87, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
+    {{.name = "orin", .kind = JET_PLATFORM_TEGRA, .soc_sm = 87,
+      .shared_backing = JET_SHARED_BACKING_MAPPED_HOST, .host_register_allowed = 1,
+      .managed_mode = JET_MANAGED_STREAM_ATTACH, .memory_ipc_allowed = 0, .event_ipc_allowed = 1,
+      .cubin_match = JET_CUBIN_EXACT_SM, .pinned_cpu_reads_cached = 1,
+      .egl_sync = JET_EGL_SYNC_CUDA_EVENT, .managed_advice = 0, .managed_memory_allowed = 1,
+      .peer_access_allowed = 0, .external_dmabuf = 0},
      &jet__tegra_ops},
-    /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work. */
-    {{"thor", JET_PLATFORM_TEGRA, 110, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 1, 1},
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
-     &jet__tegra_ops},
-    {{"orin", JET_PLATFORM_TEGRA, 87, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_STREAM_ATTACH, 0, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
-     &jet__tegra_ops},
-    /* Thor with CUDA 13: concurrent managed access, prefetch and memory IPC work. */
-    {{"thor", JET_PLATFORM_TEGRA, 110, 0, JET_SHARED_BACKING_MAPPED_HOST, 1,
-      JET_MANAGED_PREFETCH, 1, 1, JET_CUBIN_EXACT_SM, 1, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
+    /* Thor with CUDA 13: concurrent managed access, prefetch, advice and memory
+     * IPC work; cuImportExternalMemory takes dma-buf "only on Tegra Jetson
+     * platform starting with Thor series" (cuda.h). */
+    {{.name = "thor", .kind = JET_PLATFORM_TEGRA, .soc_sm = 110,
+      .shared_backing = JET_SHARED_BACKING_MAPPED_HOST, .host_register_allowed = 1,
+      .managed_mode = JET_MANAGED_PREFETCH, .memory_ipc_allowed = 1, .event_ipc_allowed = 1,
+      .cubin_match = JET_CUBIN_EXACT_SM, .pinned_cpu_reads_cached = 1,
+      .egl_sync = JET_EGL_SYNC_CUDA_EVENT, .managed_advice = 1, .managed_memory_allowed = 1,
+      .peer_access_allowed = 0, .external_dmabuf = 1},
      &jet__tegra_ops},
     /* Any other integrated GPU (Nano/TX1 5.3, TX2 6.2: not I/O coherent): the
      * conservative set. Not selectable by name. */
-    {{"tegra", JET_PLATFORM_TEGRA, 0, 0, JET_SHARED_BACKING_MAPPED_HOST, 0,
-      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 0, "", 0, 1},
-      JET_MANAGED_STREAM_ATTACH, 0, 0, JET_CUBIN_EXACT_SM, 0, JET_EGL_SYNC_CUDA_EVENT, "", 1, 0},
+    {{.name = "tegra", .kind = JET_PLATFORM_TEGRA, .soc_sm = 0,
+      .shared_backing = JET_SHARED_BACKING_MAPPED_HOST, .host_register_allowed = 0,
+      .managed_mode = JET_MANAGED_STREAM_ATTACH, .memory_ipc_allowed = 0, .event_ipc_allowed = 0,
+      .cubin_match = JET_CUBIN_EXACT_SM, .pinned_cpu_reads_cached = 0,
+      .egl_sync = JET_EGL_SYNC_CUDA_EVENT, .managed_advice = 0, .managed_memory_allowed = 1,
+      .peer_access_allowed = 0, .external_dmabuf = 0},
      &jet__tegra_ops},
 };
 

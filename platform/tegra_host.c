@@ -33,14 +33,3 @@ int jet__tegra_host_detect(int any_integrated, const char *compatible_path) {
   fclose(f);
   return jet__compatible_is_tegra(buf, n);
 }
-
-jet_status jet__policy_managed_check(const jet_policy *policy, int device, const char *fn) {
-  if (policy->managed_memory_allowed) return JET_STATUS_OK;
-  return jet__error_native(
-      JET_STATUS_UNSUPPORTED, fn, "", "", 0,
-      "managed memory is not supported on a discrete GPU attached to Tegra (CUDA Programming "
-      "Guide, Unified Memory appendix); use device memory with explicit copies, or pinned "
-      "mapped host memory",
-      "device %d: policy %s%s refuses managed memory", device, policy->name,
-      policy->forced ? " (forced)" : "");
-}

@@ -50,17 +50,26 @@
   X(cuLaunchKernelEx, 11060, CUresult, (const CUlaunchConfig *, CUfunction, void **, void **)) \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050, CUresult,                           \
     (int *, CUfunction, int, size_t))                                                      \
-  X(cuOccupancyMaxActiveClusters, 11070, CUresult, (int *, CUfunction, const CUlaunchConfig *)) \
+  X(cuOccupancyMaxActiveClusters, 11070, CUresult,                                         \
+    (int *, CUfunction, const CUlaunchConfig *))                                           \
   /* native handles (lib/native) */                                                        \
   X(cuCtxGetCurrent, 4000, CUresult, (CUcontext *))                                        \
   X(cuCtxGetDevice, 2000, CUresult, (CUdevice *))                                          \
-  X(cuStreamGetCtx, 9020, CUresult, (CUstream, CUcontext *)) \
+  X(cuStreamGetCtx, 9020, CUresult, (CUstream, CUcontext *))                               \
   /* graph kernel nodes from a CUfunction (lib/graph) */                                    \
   X(cuGraphAddKernelNode, 12000, CUresult,                                                 \
     (CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS *))  \
   X(cuGraphExecKernelNodeSetParams, 12000, CUresult,                                       \
     (CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *))                           \
   X(cuGraphKernelNodeSetAttribute, 12000, CUresult,                                        \
-    (CUgraphNode, CUkernelNodeAttrID, const CUkernelNodeAttrValue *))
+    (CUgraphNode, CUkernelNodeAttrID, const CUkernelNodeAttrValue *))                      \
+  /* external memory through the driver: dma-buf, which the runtime has no type for        \
+   * (lib/external/external.c) */                                                          \
+  X(cuImportExternalMemory, 10000, CUresult,                                               \
+    (CUexternalMemory *, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *))                        \
+  X(cuExternalMemoryGetMappedBuffer, 10000, CUresult,                                      \
+    (CUdeviceptr *, CUexternalMemory, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *))           \
+  X(cuDestroyExternalMemory, 10000, CUresult, (CUexternalMemory))                          \
+  X(cuMemFree, 3020, CUresult, (CUdeviceptr))
 
 #endif

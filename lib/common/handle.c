@@ -59,7 +59,9 @@ const char *jet__handle_type_name(int type) {
       [JET__H_SURFACE] = "jet_surface",
       [JET__H_USER_OBJECT] = "jet_user_object",
       [JET__H_MEMPOOL] = "jet_mempool", [JET__H_VMM_RANGE] = "jet_vmm_range",
-      [JET__H_VMM_MEM] = "jet_vmm_mem", [JET__H_GROWABLE] = "jet_growable"};
+      [JET__H_VMM_MEM] = "jet_vmm_mem", [JET__H_GROWABLE] = "jet_growable",
+      [JET__H_EXTERNAL_MEMORY] = "jet_external_memory",
+      [JET__H_EXTERNAL_SEMAPHORE] = "jet_external_semaphore"};
   return (type > 0 && type < JET__H_TYPE_COUNT && names[type]) ? names[type] : "handle";
 }
 

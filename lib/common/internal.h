@@ -93,6 +93,8 @@ typedef enum jet__handle_type {
   JET__H_VMM_RANGE,      /* lib/memory: reserved address range (vmm_api.c) */
   JET__H_VMM_MEM,        /* lib/memory: physical VMM allocation (vmm_api.c) */
   JET__H_GROWABLE,       /* lib/memory: growable VMM buffer (vmm_api.c) */
+  JET__H_EXTERNAL_MEMORY,    /* lib/external: imported memory object */
+  JET__H_EXTERNAL_SEMAPHORE, /* lib/external: imported semaphore */
   JET__H_TYPE_COUNT
 } jet__handle_type;
 

@@ -42,5 +42,6 @@
 #include "jetrt/pool.h"
 #include "jetrt/vmm.h"
 #include "jetrt/peer.h"
+#include "jetrt/external.h"
 
 #endif /* JETRT_H */

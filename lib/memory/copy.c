@@ -296,6 +296,8 @@ jet_status jet__copy_3d_params(const jet_copy_3d *p, struct cudaMemcpy3DParms *o
   out->extent = jet__extent(p->extent.width_bytes, p->extent.height, p->extent.depth);
   out->kind = cudaMemcpyDefault;
   return JET_STATUS_OK;
+}
+
 jet_status jet__copy_3d_check(const jet_copy_3d *p, size_t *dst_offset, size_t *src_offset,
                               const char *fn) {
   return check_copy_3d(p, dst_offset, src_offset, fn);

@@ -70,14 +70,14 @@ TEST(peer_policy_managed_check) {
   jet_platform_info dev = jt_fake_device(0, 9, 0);
   jet__platform p;
   CHECK_OK(jet__platform_select(&dev, "igx-dgpu", &p, "test"));
-  CHECK_ST(jet__policy_managed_check(&p.policy, 3, "test"), JET_STATUS_UNSUPPORTED);
-  CHECK(strstr(jet_last_error()->hint,
-               "managed memory is not supported on a discrete GPU attached to Tegra") != NULL);
-  CHECK(strstr(jet_last_error()->hint, "Unified Memory appendix") != NULL);
-  CHECK(strstr(jet_last_error()->message, "device 3") != NULL);
+  CHECK(!p.policy.managed_memory_allowed);
+  CHECK_ST(jet__managed_refuse(&dev, &p.policy, "cudaMallocManaged", NULL, "test"),
+           JET_STATUS_UNSUPPORTED);
+  CHECK(strstr(jet_last_error()->hint, "discrete GPU attached to a Tegra host") != NULL);
+  CHECK(strstr(jet_last_error()->hint, "UM appendix") != NULL);
   CHECK(strstr(jet_last_error()->message, "igx-dgpu (forced)") != NULL);
   CHECK_OK(jet__platform_select(&dev, NULL, &p, "test"));
-  CHECK_OK(jet__policy_managed_check(&p.policy, 0, "test"));
+  CHECK(p.policy.managed_memory_allowed);
   return 0;
 }
 
@@ -89,7 +89,7 @@ TEST(peer_igx_dgpu_context_refuses_managed_buffer) {
   jet_buffer b = (jet_buffer)0x1;
   CHECK_ST(jet_buffer_create(&c, &d, &b), JET_STATUS_UNSUPPORTED);
   CHECK(b == NULL);
-  CHECK(strstr(jet_last_error()->hint, "discrete GPU attached to Tegra") != NULL);
+  CHECK(strstr(jet_last_error()->hint, "discrete GPU attached to a Tegra host") != NULL);
   jt_fake_context_done(&c);
   return 0;
 }

@@ -296,12 +296,12 @@ static int managed_refused(jet_context ctx) {
   CHECK_ST(jet_buffer_create(ctx, &d, &b), JET_STATUS_UNSUPPORTED);
   CHECK(b == NULL);
   CHECK_MSG(strstr(jet_last_error()->hint,
-                   "managed memory is not supported on a discrete GPU attached to Tegra") != NULL,
+                   "unified memory is unsupported on a discrete GPU attached to a Tegra host") != NULL,
             "hint: %s", jet_last_error()->hint);
   jet_shared sb = NULL;
   CHECK_ST(jet_shared_create(ctx, 4099, JET_SHARED_MANAGED, &sb), JET_STATUS_UNSUPPORTED);
   CHECK(sb == NULL);
-  CHECK(strstr(jet_last_error()->hint, "discrete GPU attached to Tegra") != NULL);
+  CHECK(strstr(jet_last_error()->hint, "discrete GPU attached to a Tegra host") != NULL);
   /* the rest still works: device memory and the default shared backing */
   void *p;
   CHECK_OK(dev_buf(ctx, 4099, &b, &p));

@@ -196,6 +196,8 @@ typedef struct jet_policy {
   int managed_memory_allowed;
   int peer_access_allowed;           /**< peer access and peer copies between devices
                                           (jetrt/peer.h); 0 on Tegra, which has no peer-to-peer */
+  int external_dmabuf;               /**< dma-buf descriptors import as external memory
+                                          (jetrt/external.h; Jetson Thor and later) */
 } jet_policy;
 
 /* ------------------------------------------------------------------ context */
