@@ -381,7 +381,7 @@ static jet_status finish_rows(rows *r, const char *fn) {
 
 static jet_status buffer_rows(const struct jet_context_s *ctx, const DLTensor *t, rows *r,
                               const char *fn) {
-  size_t count;
+  size_t count = 0;
   JET__TRY(check_common(ctx, t, &r->es, &count, fn));
   r->base = (char *)t->data + t->byte_offset;
   if (is_compact(t)) {
@@ -426,7 +426,7 @@ typedef struct image_plan {
 
 static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor *t,
                                 jet_format format, image_plan *ip, const char *fn) {
-  size_t es, count;
+  size_t es = 0, count = 0;
   JET__TRY(check_common(ctx, t, &es, &count, fn));
   if (format == JET_FORMAT_NONE_) {
     format = infer_format(t);
@@ -549,7 +549,7 @@ static jet_status check_memory(struct jet_context_s *ctx, int dt, void *base, vo
 
 static jet_status import_buffer(struct jet_context_s *ctx, const DLTensor *t, void (*cb)(void *),
                                 void *arg, jet_buffer *out, const char *fn) {
-  rows r;
+  rows r = {0};
   JET__TRY(buffer_rows(ctx, t, &r, fn));
   int dt = (int)t->device.device_type;
   void *dev = NULL;

@@ -244,7 +244,7 @@ jet_status jet_texture_create_linear(jet_buffer buf, size_t offset, size_t count
            buf->size);
   struct jet_context_s *ctx = buf->h.ctx;
   JET__TRY(jet__ctx_activate(ctx, __func__));
-  size_t align, palign;
+  size_t align = 1, palign = 1;
   JET__TRY(alignments(ctx, &align, &palign, __func__));
   char *p = (char *)buf->dev + offset;
   JET__ARG((uintptr_t)p % align == 0,
@@ -263,7 +263,7 @@ static jet_status pitch2d(struct jet_context_s *ctx, char *p, size_t width, size
                           size_t pitch, jet_texel_format fmt, const jet_texture_desc *desc,
                           jet_texture *out, const char *what, const char *fn) {
   JET__TRY(jet__ctx_activate(ctx, fn));
-  size_t align, palign;
+  size_t align = 1, palign = 1;
   JET__TRY(alignments(ctx, &align, &palign, fn));
   if ((uintptr_t)p % align != 0)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
