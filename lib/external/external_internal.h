@@ -49,6 +49,14 @@ struct jet_external_semaphore_s {
 /* INVALID_ARGUMENT for a negative or closed descriptor, before CUDA sees it. */
 jet_status jet__external_fd_check(int fd, const char *fn);
 
+/* CUDA may close a descriptor whose import it refuses, so it is handed a
+ * close-on-exec duplicate (*@dup; IO_ERROR when none can be made). Then
+ * jet__external_fd_settle: after a successful import (@imported) it closes the
+ * caller's @fd, which CUDA's duplicate now stands for; after a refused one it
+ * closes @dup unless CUDA already did, so the caller's @fd is as it was. */
+jet_status jet__external_fd_dup(int fd, int *dup, const char *fn);
+void jet__external_fd_settle(int fd, int dup, int imported);
+
 /* The refusal of an NvSci (@what: "NvSciBuf", "NvSciSync") import: NvSci
  * exists on Tegra only (UNSUPPORTED under another policy), and this build has
  * no NvSci headers (NOT_BUILT_IN under a Tegra policy). */

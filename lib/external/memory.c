@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "external_internal.h"
@@ -39,6 +41,38 @@ jet_status jet__external_fd_check(int fd, const char *fn) {
                       "plain data means nothing in another process: pass it with SCM_RIGHTS)",
                       fd);
   return JET_STATUS_OK;
+}
+
+jet_status jet__external_fd_dup(int fd, int *dup, const char *fn) {
+  *dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (*dup >= 0) return JET_STATUS_OK;
+  int err = errno;
+  return jet__error_native(JET_STATUS_IO_ERROR, fn, "fcntl(F_DUPFD_CLOEXEC)", "errno", err,
+                           err == EMFILE || err == ENFILE
+                               ? "the process is out of file descriptors (ulimit -n)"
+                               : NULL,
+                           "cannot duplicate descriptor %d: %s", fd, strerror(err));
+}
+
+/* Whether @a and @b are one open file description: kcmp(2) where the kernel
+ * has it, else the same file (device and inode). */
+static int same_file(int a, int b) {
+#ifdef SYS_kcmp
+  pid_t pid = getpid();
+  long r = syscall(SYS_kcmp, (long)pid, (long)pid, 0L /* KCMP_FILE */, (long)a, (long)b);
+  if (r == 0 || r > 0) return r == 0;
+#endif
+  struct stat sa, sb;
+  return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+void jet__external_fd_settle(int fd, int dup, int imported) {
+  if (imported) {
+    (void)close(fd);
+  } else if (same_file(fd, dup)) {
+    (void)close(dup);
+  }
 }
 
 jet_status jet__external_nvsci_refused(const struct jet_context_s *ctx, const char *what,
@@ -109,13 +143,13 @@ static jet_status dmabuf_size_check(const jet_external_memory_desc *d, const cha
 }
 
 static jet_status import_dmabuf(struct jet_external_memory_s *m, const jet_external_memory_desc *d,
-                                const char *fn) {
+                                int fd, const char *fn) {
   const jet__driver_api *cu;
   JET__TRY(jet__driver(&cu, fn));
   CUDA_EXTERNAL_MEMORY_HANDLE_DESC hd;
   memset(&hd, 0, sizeof hd);
   hd.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD;
-  hd.handle.fd = d->fd;
+  hd.handle.fd = fd;
   hd.size = d->size;
   CUresult r = cu->cuImportExternalMemory(&m->drv, &hd);
   if (r != CUDA_SUCCESS)
@@ -153,19 +187,26 @@ jet_status jet_external_memory_import(jet_context ctx, const jet_external_memory
   m->type = d.type;
   m->size = d.size;
   m->flags = d.flags;
-  jet_status st;
+  /* CUDA gets a duplicate: a refused import may close what it was given. */
+  int dup;
+  jet_status st = jet__external_fd_dup(d.fd, &dup, __func__);
+  if (st != JET_STATUS_OK) {
+    free(m);
+    return st;
+  }
   if (d.type == JET_EXTERNAL_MEMORY_DMABUF_FD) {
-    st = import_dmabuf(m, &d, __func__);
+    st = import_dmabuf(m, &d, dup, __func__);
   } else {
     struct cudaExternalMemoryHandleDesc hd;
     memset(&hd, 0, sizeof hd);
     hd.type = cudaExternalMemoryHandleTypeOpaqueFd;
-    hd.handle.fd = d.fd;
+    hd.handle.fd = dup;
     hd.size = d.size;
     hd.flags = (d.flags & JET_EXTERNAL_MEMORY_DEDICATED) ? cudaExternalMemoryDedicated : 0;
     cudaError_t e = cudaImportExternalMemory(&m->rt, &hd);
     st = e == cudaSuccess ? JET_STATUS_OK : import_failed(e, &d, __func__);
   }
+  jet__external_fd_settle(d.fd, dup, st == JET_STATUS_OK);
   if (st != JET_STATUS_OK) {
     free(m);
     return st;
@@ -173,7 +214,7 @@ jet_status jet_external_memory_import(jet_context ctx, const jet_external_memory
   pthread_mutex_init(&m->lock, NULL);
   st = jet__handle_register(&m->h, JET__H_EXTERNAL_MEMORY, ctx, __func__);
   if (st != JET_STATUS_OK) {
-    /* The import succeeded, so CUDA owns the descriptor: destroying closes it. */
+    /* The import succeeded, so CUDA owns the duplicate: destroying closes it. */
     if (m->via_driver) {
       const jet__driver_api *cu;
       if (jet__driver(&cu, __func__) == JET_STATUS_OK) (void)cu->cuDestroyExternalMemory(m->drv);

@@ -50,13 +50,20 @@ jet_status jet_external_semaphore_import(jet_context ctx, const jet_external_sem
   if (!s)
     return jet__error(JET_STATUS_OUT_OF_MEMORY, __func__, "no host memory for a semaphore");
   s->type = d.type;
+  int dup; /* CUDA gets a duplicate: a refused import may close what it was given */
+  jet_status st = jet__external_fd_dup(d.fd, &dup, __func__);
+  if (st != JET_STATUS_OK) {
+    free(s);
+    return st;
+  }
   struct cudaExternalSemaphoreHandleDesc hd;
   memset(&hd, 0, sizeof hd);
   hd.type = d.type == JET_EXTERNAL_SEMAPHORE_TIMELINE_FD
                 ? cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd
                 : cudaExternalSemaphoreHandleTypeOpaqueFd;
-  hd.handle.fd = d.fd;
+  hd.handle.fd = dup;
   cudaError_t e = cudaImportExternalSemaphore(&s->rt, &hd);
+  jet__external_fd_settle(d.fd, dup, e == cudaSuccess);
   if (e != cudaSuccess) {
     free(s);
     int refused = e == cudaErrorInvalidValue || e == cudaErrorInvalidResourceHandle ||
@@ -70,7 +77,7 @@ jet_status jet_external_semaphore_import(jet_context ctx, const jet_external_sem
                              "the driver refused %s semaphore descriptor %d: %s",
                              type_name(d.type), d.fd, cudaGetErrorString(e));
   }
-  jet_status st = jet__handle_register(&s->h, JET__H_EXTERNAL_SEMAPHORE, ctx, __func__);
+  st = jet__handle_register(&s->h, JET__H_EXTERNAL_SEMAPHORE, ctx, __func__);
   if (st != JET_STATUS_OK) {
     (void)cudaDestroyExternalSemaphore(s->rt);
     free(s);

@@ -344,11 +344,10 @@ jet_status jet_graph_upload(jet_graph_exec exec, jet_stream stream) {
 
 jet_status jet_graph_exec_update_info(jet_graph_exec exec, jet_graph graph,
                                       jet_graph_update_info *info) {
-  if (info) {
-    info->result = JET_GRAPH_UPDATE_ERROR;
-    info->error_node = JET_GRAPH_NODE_NONE;
-    info->error_from_node = JET_GRAPH_NODE_NONE;
-  }
+  JET__ARG(info, "info is NULL (jet_graph_exec_update takes none)");
+  info->result = JET_GRAPH_UPDATE_ERROR;
+  info->error_node = JET_GRAPH_NODE_NONE;
+  info->error_from_node = JET_GRAPH_NODE_NONE;
   JET__TRY(jet__handle_check(exec, JET__H_GRAPH_EXEC, __func__, "exec"));
   JET__TRY(jet__handle_check_in(graph, JET__H_GRAPH, exec->h.ctx, __func__, "graph"));
   JET__ARG(!graph->parent, "the graph is the body of a conditional node");
@@ -364,7 +363,7 @@ jet_status jet_graph_exec_update_info(jet_graph_exec exec, jet_graph graph,
   if (bad == JET_GRAPH_NODE_NONE) bad = jet__graph_find(exec->graph, ri.errorNode);
   jet_graph_node bad_from = jet__graph_find(graph, ri.errorFromNode);
   if (bad_from == JET_GRAPH_NODE_NONE) bad_from = jet__graph_find(exec->graph, ri.errorFromNode);
-  if (info && (e == cudaSuccess || e == cudaErrorGraphExecUpdateFailure)) {
+  if (e == cudaSuccess || e == cudaErrorGraphExecUpdateFailure) {
     info->result = (jet_graph_update_result)ri.result;
     info->error_node = bad;
     info->error_from_node = bad_from;

@@ -122,12 +122,15 @@ static jet_status check_desc(const jet_texture_desc *d, jet_texel_format f, mem_
 }
 
 struct cudaTextureDesc jet__texture_cuda_desc(const jet_texture_desc *d,
-                                              const struct jet_array_s *a) {
+                                              const struct jet_array_s *a, int dims) {
   struct cudaTextureDesc t;
   memset(&t, 0, sizeof t);
   static const enum cudaTextureAddressMode am[] = {cudaAddressModeClamp, cudaAddressModeWrap,
                                                    cudaAddressModeMirror, cudaAddressModeBorder};
-  for (int i = 0; i < 3; i++) t.addressMode[i] = am[d->address[i]];
+  /* Unused dimensions clamp: the GPU samples a 1D array as a 2D one of height
+   * 1 at y = 0, so a BORDER y mode would blend half the border colour in. */
+  for (int i = 0; i < 3; i++)
+    t.addressMode[i] = i < dims ? am[d->address[i]] : cudaAddressModeClamp;
   t.filterMode = d->filter == JET_FILTER_LINEAR ? cudaFilterModeLinear : cudaFilterModePoint;
   t.readMode = d->read_mode == JET_READ_NORMALIZED_FLOAT ? cudaReadModeNormalizedFloat
                                                          : cudaReadModeElementType;
@@ -148,10 +151,10 @@ struct cudaTextureDesc jet__texture_cuda_desc(const jet_texture_desc *d,
 }
 
 static jet_status new_texture(struct jet_context_s *ctx, const struct cudaResourceDesc *rd,
-                              const jet_texture_desc *d, struct jet_array_s *a, jet_texture *out,
-                              const char *what, const char *fn) {
+                              const jet_texture_desc *d, int dims, struct jet_array_s *a,
+                              jet_texture *out, const char *what, const char *fn) {
   JET__TRY(jet__ctx_activate(ctx, fn));
-  struct cudaTextureDesc td = jet__texture_cuda_desc(d, a);
+  struct cudaTextureDesc td = jet__texture_cuda_desc(d, a, dims);
   struct jet_texture_s *t = calloc(1, sizeof *t);
   if (!t) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a texture");
   cudaError_t e = cudaCreateTextureObject(&t->obj, rd, &td, NULL);
@@ -199,7 +202,8 @@ jet_status jet_texture_create_array(jet_array arr, const jet_texture_desc *desc,
     rd.resType = cudaResourceTypeArray;
     rd.res.array.array = arr->arr;
   }
-  return new_texture(arr->h.ctx, &rd, desc, arr, out, mem_name(mk), __func__);
+  return new_texture(arr->h.ctx, &rd, desc, array_dims(arr->desc.kind), arr, out, mem_name(mk),
+                     __func__);
 }
 
 /* Device texture alignments (cudaDevAttrTextureAlignment / TexturePitchAlignment). */
@@ -256,7 +260,7 @@ jet_status jet_texture_create_linear(jet_buffer buf, size_t offset, size_t count
   rd.res.linear.devPtr = p;
   rd.res.linear.desc = jet__channel_desc(fmt);
   rd.res.linear.sizeInBytes = bytes;
-  return new_texture(ctx, &rd, desc, NULL, out, "linear memory", __func__);
+  return new_texture(ctx, &rd, desc, 1, NULL, out, "linear memory", __func__);
 }
 
 static jet_status pitch2d(struct jet_context_s *ctx, char *p, size_t width, size_t height,
@@ -281,7 +285,7 @@ static jet_status pitch2d(struct jet_context_s *ctx, char *p, size_t width, size
   rd.res.pitch2D.width = width;
   rd.res.pitch2D.height = height;
   rd.res.pitch2D.pitchInBytes = pitch;
-  return new_texture(ctx, &rd, desc, NULL, out, what, fn);
+  return new_texture(ctx, &rd, desc, 2, NULL, out, what, fn);
 }
 
 jet_status jet_texture_create_pitch2d(jet_buffer buf, size_t offset, size_t width, size_t height,

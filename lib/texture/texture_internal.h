@@ -49,8 +49,9 @@ struct cudaChannelFormatDesc jet__channel_desc(jet_texel_format f);
 
 /* The CUDA texture description of a checked @d over @a (NULL for buffer and
  * image memory): enums mapped, max_anisotropy 0 made 1, and for a mipmapped
- * array a level clamp of [0, 0] widened to the whole chain. */
+ * array a level clamp of [0, 0] widened to the whole chain; address modes past
+ * the memory's @dims dimensions clamp. */
 struct cudaTextureDesc jet__texture_cuda_desc(const jet_texture_desc *d,
-                                              const struct jet_array_s *a);
+                                              const struct jet_array_s *a, int dims);
 
 #endif /* JET_TEXTURE_INTERNAL_H */

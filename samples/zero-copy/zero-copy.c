@@ -250,7 +250,7 @@ int main(int argc, char **argv) {
     int pick = pol.shared_backing == JET_SHARED_BACKING_MAPPED_HOST ? 1
                : pol.shared_backing == JET_SHARED_BACKING_MANAGED   ? 2
                                                                     : 0;
-    char size[16];
+    char size[32];
     if (bytes < (1u << 20)) snprintf(size, sizeof size, "%zu KiB", bytes >> 10);
     else snprintf(size, sizeof size, "%zu MiB", bytes >> 20);
     char c_map[16] = "n/a", c_mk[16] = "n/a", c_mt[16] = "n/a", ratio[16] = "n/a";

@@ -62,6 +62,7 @@ TEST(graph_build_badarg_null_handles) {
   CHECK_ST(jet_graph_upload(NULL, NULL), JET_STATUS_INVALID_HANDLE);
   jet_graph_update_info ui;
   CHECK_ST(jet_graph_exec_update_info(NULL, NULL, &ui), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_graph_exec_update_info(NULL, NULL, NULL), JET_STATUS_INVALID_ARGUMENT);
   CHECK(ui.error_node == JET_GRAPH_NODE_NONE && ui.error_from_node == JET_GRAPH_NODE_NONE);
   CHECK_ST(jet_graph_exec_set_kernel(NULL, 0, one, one, 0, NULL), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_graph_exec_set_memcpy(NULL, 0, bogus, bogus, 4), JET_STATUS_INVALID_HANDLE);

@@ -479,7 +479,7 @@ TEST(gpu_graph_build_disabled_node_does_not_run) {
   CHECK(cudaMallocHost((void **)&h, 64 * 4) == cudaSuccess);
   CHECK(cudaMalloc((void **)&dev, 32 * 4) == cudaSuccess);
   unsigned *flag = h, *src = h + 16, *back = h + 32; /* back: 20 words read from dev */
-  unsigned *fill = dev, *dst = dev + 16;              /* 4 and 16 words */
+  unsigned *fill = dev, *dst = dev + 4;               /* 4 and 16 words: back[0..19] */
   unsigned v = jt_rand(), fv = jt_rand();
   jet_graph g;
   CHECK_OK(jet_graph_create(ctx, &g));

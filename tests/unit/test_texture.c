@@ -758,7 +758,7 @@ TEST(texture_cuda_desc_translation) {
   CHECK(mip && plain);
   jet_texture_desc d;
   memset(&d, 0, sizeof d);
-  struct cudaTextureDesc t = jet__texture_cuda_desc(&d, plain);
+  struct cudaTextureDesc t = jet__texture_cuda_desc(&d, plain, 2);
   /* zero is clamp / point / element / unnormalised, anisotropy 1 */
   CHECK(t.addressMode[0] == cudaAddressModeClamp && t.addressMode[1] == cudaAddressModeClamp &&
         t.addressMode[2] == cudaAddressModeClamp);
@@ -766,13 +766,13 @@ TEST(texture_cuda_desc_translation) {
   CHECK(t.normalizedCoords == 0 && t.sRGB == 0 && t.maxAnisotropy == 1);
   CHECK(t.maxMipmapLevelClamp == 0.0f && t.seamlessCubemap == 0);
   /* [0, 0] on a mipmapped array is the whole chain */
-  t = jet__texture_cuda_desc(&d, mip);
+  t = jet__texture_cuda_desc(&d, mip, 2);
   CHECK(t.minMipmapLevelClamp == 0.0f && t.maxMipmapLevelClamp == 4.0f);
   d.min_mip_level = 1.0f;
   d.max_mip_level = 2.5f;
   d.mip_bias = -0.5f;
   d.mipmap_filter = JET_FILTER_LINEAR;
-  t = jet__texture_cuda_desc(&d, mip);
+  t = jet__texture_cuda_desc(&d, mip, 2);
   CHECK(t.minMipmapLevelClamp == 1.0f && t.maxMipmapLevelClamp == 2.5f &&
         t.mipmapLevelBias == -0.5f && t.mipmapFilterMode == cudaFilterModeLinear);
   d.address[0] = JET_ADDRESS_WRAP;
@@ -785,9 +785,15 @@ TEST(texture_cuda_desc_translation) {
   d.max_anisotropy = 16;
   d.seamless_cubemap = 1;
   for (int i = 0; i < 4; i++) d.border_color[i] = 0.25f * (float)i - 0.1f;
-  t = jet__texture_cuda_desc(&d, NULL);
+  t = jet__texture_cuda_desc(&d, NULL, 3);
   CHECK(t.addressMode[0] == cudaAddressModeWrap && t.addressMode[1] == cudaAddressModeMirror &&
         t.addressMode[2] == cudaAddressModeBorder);
+  /* dimensions the memory lacks clamp (a 1D fetch samples y = 0 of a 2D view) */
+  struct cudaTextureDesc t1 = jet__texture_cuda_desc(&d, NULL, 1);
+  CHECK(t1.addressMode[0] == cudaAddressModeWrap && t1.addressMode[1] == cudaAddressModeClamp &&
+        t1.addressMode[2] == cudaAddressModeClamp);
+  t1 = jet__texture_cuda_desc(&d, NULL, 2);
+  CHECK(t1.addressMode[1] == cudaAddressModeMirror && t1.addressMode[2] == cudaAddressModeClamp);
   CHECK(t.filterMode == cudaFilterModeLinear && t.readMode == cudaReadModeNormalizedFloat);
   CHECK(t.normalizedCoords == 1 && t.sRGB == 1 && t.maxAnisotropy == 16 && t.seamlessCubemap == 1);
   for (int i = 0; i < 4; i++) CHECK(t.borderColor[i] == d.border_color[i]);

@@ -31,10 +31,12 @@
  *  JET_EXTERNAL_SEMAPHORE_TIMELINE_FD timeline semaphores (Vulkan 1.2      desktop and Jetson
  *                                     VK_SEMAPHORE_TYPE_TIMELINE, OPAQUE_FD)
  *
- * Descriptor ownership follows CUDA's rule: when an import succeeds, CUDA owns
- * the file descriptor (it is closed when the imported object is destroyed);
- * the caller must not close it, read it or pass it on afterwards. When an
- * import fails, the descriptor is still the caller's (one corner aside: see
+ * Descriptor ownership: when an import succeeds the descriptor is consumed
+ * (jetrt closes it; CUDA keeps a duplicate of its own until the imported
+ * object is destroyed); the caller must not close it, read it or pass it on
+ * afterwards. When an import fails, the descriptor is still the caller's and
+ * still open, even where the driver would have closed what it was handed
+ * (CUDA is given a duplicate; one corner aside: see
  * jet_external_memory_import's OUT_OF_MEMORY): close it, or retry with it.
  * Export a fresh descriptor for each import.
  *
@@ -97,7 +99,7 @@ typedef struct jet_external_memory_desc {
  *       VkPhysicalDevice's deviceUUID must equal jet_platform_info.uuid.
  * @desc: handle type, handle, size and flags.
  * @out: receives the external memory; NULL on failure.
- * @return JET_STATUS_OK (then CUDA owns @desc->fd); JET_STATUS_INVALID_ARGUMENT
+ * @return JET_STATUS_OK (then @desc->fd is consumed); JET_STATUS_INVALID_ARGUMENT
  *         for NULL @desc / @out, an unknown type or flag, a negative or closed
  *         descriptor, a NULL nvsci_object, size 0, DEDICATED with dma-buf, a
  *         size beyond a dma-buf's own (lseek to its end), or a
@@ -106,8 +108,10 @@ typedef struct jet_external_memory_desc {
  *         @ctx; JET_STATUS_UNSUPPORTED for dma-buf where the policy has no
  *         dma-buf import (before Thor, and desktop GPUs) and for NvSciBuf
  *         outside Tegra; JET_STATUS_NOT_BUILT_IN for NvSciBuf on Tegra in a
- *         build without NvSci headers; JET_STATUS_OUT_OF_MEMORY; or a CUDA
- *         status. On any failure @desc->fd is still the caller's, except an
+ *         build without NvSci headers; JET_STATUS_OUT_OF_MEMORY;
+ *         JET_STATUS_IO_ERROR when no duplicate descriptor can be made
+ *         (EMFILE); or a CUDA status. On any failure @desc->fd is still the
+ *         caller's, except an
  *         OUT_OF_MEMORY whose hint says the descriptor was imported and closed
  *         again (no room to register the handle).
  * Thread safety: safe from any thread.
@@ -221,12 +225,12 @@ typedef struct jet_external_semaphore_desc {
  * jet_external_semaphore_import - import a semaphore another API exported.
  * @ctx, @out: as for jet_external_memory_import.
  * @desc: handle type and handle.
- * @return JET_STATUS_OK (then CUDA owns @desc->fd); INVALID_ARGUMENT (NULL,
+ * @return JET_STATUS_OK (then @desc->fd is consumed); INVALID_ARGUMENT (NULL,
  *         unknown type, a flag, a negative or closed descriptor, a NULL
  *         nvsci_object, or a handle the driver refuses); INVALID_HANDLE;
  *         UNSUPPORTED (NvSciSync outside Tegra); NOT_BUILT_IN (NvSciSync on
- *         Tegra without NvSci headers in the build); OUT_OF_MEMORY; or a CUDA
- *         status. On any failure @desc->fd is still the caller's, with the
+ *         Tegra without NvSci headers in the build); OUT_OF_MEMORY; IO_ERROR
+ *         (no duplicate descriptor); or a CUDA status. On any failure @desc->fd is still the caller's, with the
  *         same exception as jet_external_memory_import.
  * Thread safety: safe from any thread.
  */

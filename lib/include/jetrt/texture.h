@@ -306,8 +306,11 @@ typedef enum jet_read_mode {
  *  - every enum value known; border_color finite.
  */
 typedef struct jet_texture_desc {
-  jet_address_mode address[3]; /**< per dimension x, y, z */
-  float border_color[4];       /**< R, G, B, A returned by BORDER (in the read's units) */
+  jet_address_mode address[3]; /**< per dimension x, y, z; those past the memory's
+                                    dimensions are ignored (1D: y, z; 2D: z) */
+  float border_color[4];       /**< R, G, B, A returned by BORDER (in the read's units);
+                                    the GPU rounds it to the texel format's precision
+                                    (U8: 1/255, S16: 1/32767, F16: half) */
   jet_filter filter;
   jet_read_mode read_mode;
   int normalized_coords;       /**< 1: coordinates in [0,1) span the texture */
