@@ -61,8 +61,6 @@
     (CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS *))  \
   X(cuGraphExecKernelNodeSetParams, 12000, CUresult,                                       \
     (CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *))                           \
-  X(cuGraphKernelNodeSetAttribute, 12000, CUresult,                                        \
-    (CUgraphNode, CUkernelNodeAttrID, const CUkernelNodeAttrValue *))                      \
   /* external memory through the driver: dma-buf, which the runtime has no type for        \
    * (lib/external/external.c) */                                                          \
   X(cuImportExternalMemory, 10000, CUresult,                                               \

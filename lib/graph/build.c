@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "graph_internal.h"
+#include "../l2/l2_internal.h"
 #include "../memory/memory_internal.h"
 
 #define STACK_DEPS 16
@@ -692,21 +693,49 @@ jet_status jet_graph_write_dot(jet_graph graph, const char *path, int verbose) {
 
 /* ------------------------------------------------------------ node attributes */
 
-jet_status jet__graph_kernel_node_set_attr(jet_graph g, jet_graph_node node,
-                                           CUkernelNodeAttrID attr,
-                                           const CUkernelNodeAttrValue *value, const char *fn) {
+static jet_status kernel_node(jet_graph g, jet_graph_node node, const char *fn) {
   JET__TRY(jet__handle_check(g, JET__H_GRAPH, fn, "graph"));
   JET__TRY(jet__graph_node_check(g, node, fn, "node"));
   if (g->nodes[node].type != JET_GRAPH_NODE_KERNEL)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "node %u is not a kernel node",
                       (unsigned)node);
-  if (!value) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "value is NULL");
-  const jet__driver_api *api;
-  JET__TRY(jet__driver(&api, fn));
-  JET__TRY(jet__ctx_activate(g->h.ctx, fn));
-  CUresult r = api->cuGraphKernelNodeSetAttribute((CUgraphNode)g->nodes[node].cu, attr, value);
-  if (r != CUDA_SUCCESS)
-    return jet__cu_error(r, fn, "cuGraphKernelNodeSetAttribute", NULL, "node %u, attribute %d",
-                         (unsigned)node, (int)attr);
+  JET__TRY(jet__l2_require(g->h.ctx, fn));
+  return jet__ctx_activate(g->h.ctx, fn);
+}
+
+jet_status jet_graph_kernel_set_access_policy(jet_graph graph, jet_graph_node node,
+                                              const jet_access_policy *policy) {
+  JET__ARG(policy, "policy is NULL");
+  JET__TRY(kernel_node(graph, node, __func__));
+  cudaKernelNodeAttrValue v;
+  memset(&v, 0, sizeof v);
+  JET__TRY(jet__access_policy_native(policy, graph->h.ctx->device, &v.accessPolicyWindow,
+                                     __func__));
+  cudaError_t e = cudaGraphKernelNodeSetAttribute(
+      graph->nodes[node].cu, cudaKernelNodeAttributeAccessPolicyWindow, &v);
+  if (e != cudaSuccess)
+    return jet__cuda_error(e, __func__, "cudaGraphKernelNodeSetAttribute", NULL,
+                           "node %u: window %p + %zu bytes, hit ratio %g", (unsigned)node,
+                           policy->base, policy->bytes, (double)policy->hit_ratio);
+  return JET_STATUS_OK;
+}
+
+jet_status jet_graph_kernel_access_policy(jet_graph graph, jet_graph_node node,
+                                          jet_access_policy *policy) {
+  JET__ARG(policy, "policy is NULL");
+  memset(policy, 0, sizeof *policy);
+  JET__TRY(kernel_node(graph, node, __func__));
+  cudaKernelNodeAttrValue v;
+  memset(&v, 0, sizeof v);
+  cudaError_t e = cudaGraphKernelNodeGetAttribute(
+      graph->nodes[node].cu, cudaKernelNodeAttributeAccessPolicyWindow, &v);
+  if (e != cudaSuccess)
+    return jet__cuda_error(e, __func__, "cudaGraphKernelNodeGetAttribute", NULL, "node %u",
+                           (unsigned)node);
+  policy->base = v.accessPolicyWindow.base_ptr;
+  policy->bytes = v.accessPolicyWindow.num_bytes;
+  policy->hit_ratio = v.accessPolicyWindow.hitRatio;
+  policy->hit = (jet_access_property)v.accessPolicyWindow.hitProp;
+  policy->miss = (jet_access_property)v.accessPolicyWindow.missProp;
   return JET_STATUS_OK;
 }

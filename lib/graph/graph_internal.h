@@ -65,11 +65,4 @@ jet_status jet__graph_node_check(const struct jet_graph_s *g, jet_graph_node nod
 jet_status jet__graph_memset_params(const jet_graph_memset *p, struct cudaMemsetParams *out,
                                     const char *fn);
 
-/* Set a launch attribute on a kernel node of @g (e.g. an L2 access-policy
- * window, CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW). Validates the graph
- * and node; the value is CUDA's. For later public setters of node attributes. */
-jet_status jet__graph_kernel_node_set_attr(jet_graph g, jet_graph_node node,
-                                           CUkernelNodeAttrID attr,
-                                           const CUkernelNodeAttrValue *value, const char *fn);
-
 #endif /* JET_GRAPH_INTERNAL_H */

@@ -63,6 +63,14 @@ TEST(graph_build_badarg_null_handles) {
   jet_graph_update_info ui;
   CHECK_ST(jet_graph_exec_update_info(NULL, NULL, &ui), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_graph_exec_update_info(NULL, NULL, NULL), JET_STATUS_INVALID_ARGUMENT);
+  jet_access_policy ap = {&ui, 64, 0.5f, JET_ACCESS_PERSISTING, JET_ACCESS_STREAMING};
+  CHECK_ST(jet_graph_kernel_set_access_policy(NULL, 0, &ap), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_graph_kernel_set_access_policy((jet_graph)bogus, 0, &ap),
+           JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_graph_kernel_set_access_policy(NULL, 0, NULL), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_graph_kernel_access_policy(NULL, 0, &ap), JET_STATUS_INVALID_HANDLE);
+  CHECK(ap.base == NULL && ap.bytes == 0); /* zeroed on failure */
+  CHECK_ST(jet_graph_kernel_access_policy(NULL, 0, NULL), JET_STATUS_INVALID_ARGUMENT);
   CHECK(ui.error_node == JET_GRAPH_NODE_NONE && ui.error_from_node == JET_GRAPH_NODE_NONE);
   CHECK_ST(jet_graph_exec_set_kernel(NULL, 0, one, one, 0, NULL), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_graph_exec_set_memcpy(NULL, 0, bogus, bogus, 4), JET_STATUS_INVALID_HANDLE);

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "context.h"
+#include "l2.h"
 #include "memory.h"
 #include "module.h"
 #include "stream.h"
@@ -264,6 +265,38 @@ jet_status jet_graph_create(jet_context ctx, jet_graph *out);
 jet_status jet_graph_add_kernel(jet_graph graph, const jet_graph_node *deps, size_t ndeps,
                                 jet_kernel kernel, jet_dim3 grid, jet_dim3 block,
                                 size_t shared_bytes, void **args, jet_graph_node *out);
+
+/**
+ * jet_graph_kernel_set_access_policy - give kernel node @node an L2 access
+ * policy window (cudaKernelNodeAttributeAccessPolicyWindow): each launch of
+ * the node treats [base, base + bytes) as a stream window would
+ * (jet_l2_stream_set_window, jetrt/l2.h). Executable graphs instantiated
+ * afterwards carry it; those instantiated before keep what they had.
+ * @graph: the graph holding @node.
+ * @node: a live kernel node of @graph.
+ * @policy: the window, checked as jet_l2_stream_set_window checks it; bytes 0
+ *          clears it.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         for a NULL @policy, a @node that is not a live kernel node, or a
+ *         window jetrt/l2.h refuses (larger than jet_l2_info.max_window_bytes,
+ *         ratio outside [0, 1], a PERSISTING miss property...);
+ *         JET_STATUS_OVERFLOW when base + bytes wraps; JET_STATUS_UNSUPPORTED
+ *         where the platform policy has no L2 persistence (the hint says why);
+ *         or a CUDA status. On failure the node is unchanged.
+ * Thread safety: no other thread may use @graph during the call.
+ */
+jet_status jet_graph_kernel_set_access_policy(jet_graph graph, jet_graph_node node,
+                                              const jet_access_policy *policy);
+
+/**
+ * jet_graph_kernel_access_policy - read kernel node @node's access policy
+ * window back (bytes 0: none).
+ * @policy: receives the window; zeroed on failure.
+ * @return as jet_graph_kernel_set_access_policy (UNSUPPORTED included).
+ * Thread safety: as jet_graph_kernel_set_access_policy.
+ */
+jet_status jet_graph_kernel_access_policy(jet_graph graph, jet_graph_node node,
+                                          jet_access_policy *policy);
 
 /**
  * jet_graph_add_memcpy - a node copying @bytes from @src to @dst (any memory

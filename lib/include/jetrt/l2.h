@@ -9,7 +9,8 @@
  *  1. the set-aside (jet_l2_set_aside): how many bytes of L2 persisting lines
  *     may occupy, bounded by the device's persistingL2CacheMaxSize;
  *  2. an access policy window on a stream (jet_l2_stream_set_window), on one
- *     launch (jet_launch_ex, jetrt/module.h) or on a graph kernel node: the
+ *     launch (jet_launch_ex, jetrt/module.h) or on a graph kernel node
+ *     (jet_graph_kernel_set_access_policy, jetrt/graph.h): the
  *     address range [base, base + bytes) and the fraction of it (hit_ratio)
  *     whose lines get the hit property, the rest the miss property;
  *  3. jet_l2_reset_persisting, which turns every persisting line back into a
