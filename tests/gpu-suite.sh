@@ -4,13 +4,16 @@
 #
 #   bash tests/gpu-suite.sh [PASS...]
 #
-# PASS is any of: build plain orin memcheck bench (default: all of them, in that
-# order). Passes can be split across calls (the build directory is reused), e.g.
+# PASS is any of: build plain orin memcheck samples bench (default: all of them,
+# in that order). Passes can be split across calls (the build directory is reused), e.g.
 # `build plain orin` and then `memcheck`, to stay under a per-command time limit.
 #   build     Release build, JET_WERROR=ON, samples and tests; then jet-info's report
 #   plain     the whole CTest suite
 #   orin      the whole CTest suite with JET_PLATFORM=orin (Tegra policy paths on this GPU)
 #   memcheck  every gpu_* test alone under compute-sanitizer --tool memcheck --leak-check full
+#   samples   the seed-document samples whose tables the README quotes: blur,
+#             transpose-bw, zero-copy and managed-matrix (each also under
+#             JET_PLATFORM=orin), l2-persist, jet-p2p-bandwidth
 #   bench     benchmark programs, if any (hook: build/.../bench/* or jet-bench-*)
 # Each pass prints one summary line ("pass plain: N passed, N failed, N skipped").
 # Exit status: 0 when every pass run had no failure, 1 otherwise. The script
@@ -174,6 +177,34 @@ pass_memcheck() {
   [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] || FAILED=1
 }
 
+# The samples each run once (180 s at most), output in $LOGS/sample-NAME.log.
+pass_samples() {
+  local t0=$SECONDS ran=0 failed=0 rc name bin envs
+  have_build samples || return 1
+  for spec in blur transpose-bw zero-copy zero-copy:orin managed-matrix managed-matrix:orin \
+              l2-persist p2p-bandwidth/jet-p2p-bandwidth; do
+    envs=()
+    case $spec in *:orin) envs=(JET_PLATFORM=orin); spec=${spec%:orin} ;; esac
+    bin=$BUILD/samples/${spec%%/*}/${spec##*/}
+    name=${spec##*/}${envs:+-orin}
+    echo "--- sample $name"
+    if [ ! -x "$bin" ]; then
+      echo "  sample $name: not built ($bin)"
+      failed=$((failed + 1))
+      continue
+    fi
+    env "${envs[@]}" timeout 180 "$bin" 2>&1 | tee "$LOGS/sample-$name.log"
+    rc=${PIPESTATUS[0]}
+    ran=$((ran + 1))
+    if [ "$rc" -ne 0 ]; then
+      failed=$((failed + 1))
+      echo "  sample $name: exit $rc"
+    fi
+  done
+  summary "pass samples: $ran ran, $failed failed ($((SECONDS - t0))s)"
+  [ "$failed" -eq 0 ] || FAILED=1
+}
+
 # Hook for benchmarks: any executable under $BUILD/bench/ or named jet-bench-*
 # runs once (120 s each at most), output in $LOGS/bench-NAME.log.
 pass_bench() {
@@ -200,7 +231,7 @@ pass_bench() {
 }
 
 PASSES=("$@")
-[ ${#PASSES[@]} -gt 0 ] || PASSES=(build plain orin memcheck bench)
+[ ${#PASSES[@]} -gt 0 ] || PASSES=(build plain orin memcheck samples bench)
 echo "gpu-suite: passes ${PASSES[*]}; build dir $BUILD; logs in $LOGS" | tee -a "$SUMMARY_FILE"
 for p in "${PASSES[@]}"; do
   echo
@@ -215,8 +246,9 @@ for p in "${PASSES[@]}"; do
     plain) pass_ctest plain ;;
     orin) pass_ctest orin JET_PLATFORM=orin ;;
     memcheck) pass_memcheck ;;
+    samples) pass_samples ;;
     bench) pass_bench ;;
-    *) summary "unknown pass $p (build plain orin memcheck bench)"; FAILED=1 ;;
+    *) summary "unknown pass $p (build plain orin memcheck samples bench)"; FAILED=1 ;;
   esac
 done
 

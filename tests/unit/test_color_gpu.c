@@ -84,7 +84,8 @@ static int dimg_make(jet_context ctx, jet_format f, int w, int h, int mode, dimg
   }
   o->bytes = total + 16;
   CHECK(cudaMalloc(&o->mem, o->bytes) == cudaSuccess);
-  CHECK(cudaMemset(o->mem, 0xA5, o->bytes) == cudaSuccess);
+  CHECK(cudaMemset(o->mem, 0xA5, o->bytes) == cudaSuccess &&
+        cudaDeviceSynchronize() == cudaSuccess); /* the legacy-stream memset is async */
   jet_image_plane p[3];
   for (int i = 0; i < o->d.planes; i++) {
     p[i].ptr = (char *)o->mem + o->off[i];

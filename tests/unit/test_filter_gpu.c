@@ -185,7 +185,8 @@ static int dev_image_make(jet_context ctx, jet_format f, int w, int h, int kind,
     CHECK_OK(jet_image_wrap(ctx, f, w, h, &pl, 1, JET_IMAGE_MEMORY_DEVICE, &d->img));
   }
   d->extent = d->pitch * (size_t)(h - 1) + d->row;
-  CHECK(cudaMemset(d->base, 0xA5, d->extent) == cudaSuccess);
+  CHECK(cudaMemset(d->base, 0xA5, d->extent) == cudaSuccess &&
+        cudaDeviceSynchronize() == cudaSuccess); /* the legacy-stream memset is async */
   return 0;
 }
 

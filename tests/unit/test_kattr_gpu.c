@@ -45,7 +45,9 @@ static int kfix_open(kfix *f) {
   CHECK_OK(jet_context_policy(f->ctx, &f->pol));
   CHECK_OK(jet_module_load(f->ctx, &jt_images_kattr_kernels, NULL, &f->mod));
   CHECK_OK(jet_module_info(f->mod, &f->load));
-  jet_stream_desc d = {JET_STREAM_NON_BLOCKING, 0};
+  /* blocking: the tests poison outputs with cudaMemset on the legacy stream,
+   * which can return before the memset ran; kernels on f->s then follow it */
+  jet_stream_desc d = {0, 0};
   CHECK_OK(jet_stream_create(f->ctx, &d, &f->s));
   f->sm = f->info.cc_major * 10 + f->info.cc_minor;
   fprintf(stderr, "device %s SM %d.%d, policy %s, module image %s; L2 persistence %d (%s)\n",

@@ -421,7 +421,8 @@ TEST(gpu_badarg_remap) {
   float *map = NULL;
   size_t pitch = 16 * 8 + 8;
   CHECK(cudaMalloc((void **)&map, pitch * 8 + 16) == cudaSuccess);
-  CHECK(cudaMemset(map, 0, pitch * 8 + 16) == cudaSuccess);
+  CHECK(cudaMemset(map, 0, pitch * 8 + 16) == cudaSuccess &&
+        cudaDeviceSynchronize() == cudaSuccess); /* the legacy-stream memset is async */
   const double bv[4] = {1, 2, 3, 4}, nan_bv[4] = {NAN, 0, 0, 0};
 
   CHECK_OK(jet_remap(st, a, b, map, pitch, JET_BORDER_CONSTANT, bv));
