@@ -111,9 +111,8 @@ typedef struct jet_external_memory_desc {
  *         build without NvSci headers; JET_STATUS_OUT_OF_MEMORY;
  *         JET_STATUS_IO_ERROR when no duplicate descriptor can be made
  *         (EMFILE); or a CUDA status. On any failure @desc->fd is still the
- *         caller's, except an
- *         OUT_OF_MEMORY whose hint says the descriptor was imported and closed
- *         again (no room to register the handle).
+ *         caller's, except an OUT_OF_MEMORY whose hint says the descriptor was
+ *         imported and closed again (no room to register the handle).
  * Thread safety: safe from any thread.
  */
 jet_status jet_external_memory_import(jet_context ctx, const jet_external_memory_desc *desc,
@@ -230,8 +229,9 @@ typedef struct jet_external_semaphore_desc {
  *         nvsci_object, or a handle the driver refuses); INVALID_HANDLE;
  *         UNSUPPORTED (NvSciSync outside Tegra); NOT_BUILT_IN (NvSciSync on
  *         Tegra without NvSci headers in the build); OUT_OF_MEMORY; IO_ERROR
- *         (no duplicate descriptor); or a CUDA status. On any failure @desc->fd is still the caller's, with the
- *         same exception as jet_external_memory_import.
+ *         (no duplicate descriptor); or a CUDA status. On any failure
+ *         @desc->fd is still the caller's, with the same exception as
+ *         jet_external_memory_import.
  * Thread safety: safe from any thread.
  */
 jet_status jet_external_semaphore_import(jet_context ctx, const jet_external_semaphore_desc *desc,
