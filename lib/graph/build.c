@@ -133,6 +133,20 @@ jet_status jet_graph_create(jet_context ctx, jet_graph *out) {
 
 /* ------------------------------------------------------------ nodes */
 
+void jet__graph_kernel_params(const jet__kernel_desc *kd, jet_dim3 grid, jet_dim3 block,
+                              size_t shared_bytes, void **args, CUDA_KERNEL_NODE_PARAMS *p) {
+  memset(p, 0, sizeof *p);
+  p->func = kd->fn;
+  p->gridDimX = grid.x;
+  p->gridDimY = grid.y;
+  p->gridDimZ = grid.z;
+  p->blockDimX = block.x;
+  p->blockDimY = block.y;
+  p->blockDimZ = block.z;
+  p->sharedMemBytes = (unsigned)shared_bytes;
+  p->kernelParams = args;
+}
+
 jet_status jet_graph_add_kernel(jet_graph graph, const jet_graph_node *deps, size_t ndeps,
                                 jet_kernel kernel, jet_dim3 grid, jet_dim3 block,
                                 size_t shared_bytes, void **args, jet_graph_node *out) {
@@ -146,16 +160,7 @@ jet_status jet_graph_add_kernel(jet_graph graph, const jet_graph_node *deps, siz
   jet__kernel_desc kd;
   jet__kernel_describe(kernel, &kd);
   CUDA_KERNEL_NODE_PARAMS p;
-  memset(&p, 0, sizeof p);
-  p.func = kd.fn;
-  p.gridDimX = grid.x;
-  p.gridDimY = grid.y;
-  p.gridDimZ = grid.z;
-  p.blockDimX = block.x;
-  p.blockDimY = block.y;
-  p.blockDimZ = block.z;
-  p.sharedMemBytes = (unsigned)shared_bytes;
-  p.kernelParams = args;
+  jet__graph_kernel_params(&kd, grid, block, shared_bytes, args, &p);
   CUgraphNode node = NULL;
   CUresult r = api->cuGraphAddKernelNode(&node, (CUgraph)graph->cu, (const CUgraphNode *)a.cu_deps,
                                          ndeps, &p);
@@ -182,27 +187,10 @@ jet_status jet_graph_add_memcpy_3d(jet_graph graph, const jet_graph_node *deps, 
   return add_finish(&a, e, "cudaGraphAddMemcpyNode", node, JET_GRAPH_NODE_MEMCPY, NULL);
 }
 
-/* A 2D copy as a jet_copy_3d of one slice. */
-static jet_copy_3d copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch,
-                           size_t width_bytes, size_t height) {
-  jet_copy_3d c;
-  memset(&c, 0, sizeof c);
-  c.dst.ptr = dst;
-  c.dst.pitch = dpitch;
-  c.dst.rows = height;
-  c.src.ptr = (void *)(uintptr_t)src;
-  c.src.pitch = spitch;
-  c.src.rows = height;
-  c.extent.width_bytes = width_bytes;
-  c.extent.height = height;
-  c.extent.depth = 1;
-  return c;
-}
-
 jet_status jet_graph_add_memcpy_2d(jet_graph graph, const jet_graph_node *deps, size_t ndeps,
                                    void *dst, size_t dpitch, const void *src, size_t spitch,
                                    size_t width_bytes, size_t height, jet_graph_node *out) {
-  jet_copy_3d c = copy_2d(dst, dpitch, src, spitch, width_bytes, height);
+  jet_copy_3d c = jet__copy_2d_as_3d(dst, dpitch, src, spitch, width_bytes, height);
   adder a;
   JET__TRY(add_check(&a, graph, deps, ndeps, out, __func__));
   struct cudaMemcpy3DParms m;
@@ -215,7 +203,7 @@ jet_status jet_graph_add_memcpy_2d(jet_graph graph, const jet_graph_node *deps, 
 
 jet_status jet_graph_add_memcpy(jet_graph graph, const jet_graph_node *deps, size_t ndeps,
                                 void *dst, const void *src, size_t bytes, jet_graph_node *out) {
-  jet_copy_3d c = copy_2d(dst, bytes, src, bytes, bytes, 1);
+  jet_copy_3d c = jet__copy_2d_as_3d(dst, bytes, src, bytes, bytes, 1);
   adder a;
   JET__TRY(add_check(&a, graph, deps, ndeps, out, __func__));
   struct cudaMemcpy3DParms m;

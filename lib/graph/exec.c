@@ -41,16 +41,7 @@ jet_status jet_graph_exec_set_kernel(jet_graph_exec exec, jet_graph_node node, j
   jet__kernel_desc kd;
   jet__kernel_describe(n->kernel, &kd);
   CUDA_KERNEL_NODE_PARAMS p;
-  memset(&p, 0, sizeof p);
-  p.func = kd.fn;
-  p.gridDimX = grid.x;
-  p.gridDimY = grid.y;
-  p.gridDimZ = grid.z;
-  p.blockDimX = block.x;
-  p.blockDimY = block.y;
-  p.blockDimZ = block.z;
-  p.sharedMemBytes = (unsigned)shared_bytes;
-  p.kernelParams = args;
+  jet__graph_kernel_params(&kd, grid, block, shared_bytes, args, &p);
   CUresult r = api->cuGraphExecKernelNodeSetParams((CUgraphExec)exec->cu, (CUgraphNode)n->cu, &p);
   if (r != CUDA_SUCCESS)
     return jet__cu_error(r, __func__, "cuGraphExecKernelNodeSetParams", NULL,

@@ -65,4 +65,9 @@ jet_status jet__graph_node_check(const struct jet_graph_s *g, jet_graph_node nod
 jet_status jet__graph_memset_params(const jet_graph_memset *p, struct cudaMemsetParams *out,
                                     const char *fn);
 
+/* CUDA's kernel node parameters for @kd's function (kernel nodes are made and
+ * updated through the driver API: jet_kernel is a CUfunction). */
+void jet__graph_kernel_params(const jet__kernel_desc *kd, jet_dim3 grid, jet_dim3 block,
+                              size_t shared_bytes, void **args, CUDA_KERNEL_NODE_PARAMS *p);
+
 #endif /* JET_GRAPH_INTERNAL_H */

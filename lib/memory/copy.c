@@ -286,6 +286,22 @@ jet_status jet_memset_3d_async(jet_stream stream, jet_pitched_ptr dst, int value
 
 /* ------------------------------------------------------------ for other modules */
 
+jet_copy_3d jet__copy_2d_as_3d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                               size_t width_bytes, size_t height) {
+  jet_copy_3d c;
+  memset(&c, 0, sizeof c);
+  c.dst.ptr = dst;
+  c.dst.pitch = dpitch;
+  c.dst.rows = height;
+  c.src.ptr = (void *)(uintptr_t)src;
+  c.src.pitch = spitch;
+  c.src.rows = height;
+  c.extent.width_bytes = width_bytes;
+  c.extent.height = height;
+  c.extent.depth = 1;
+  return c;
+}
+
 jet_status jet__copy_3d_params(const jet_copy_3d *p, struct cudaMemcpy3DParms *out,
                                const char *fn) {
   size_t doff = 0, soff = 0;

@@ -90,4 +90,8 @@ static inline struct cudaPitchedPtr jet__pitched(void *p, size_t pitch, size_t x
 jet_status jet__copy_3d_params(const jet_copy_3d *p, struct cudaMemcpy3DParms *out,
                                const char *fn);
 
+/* A 2D copy (@height rows of @width_bytes) as a jet_copy_3d of one slice. */
+jet_copy_3d jet__copy_2d_as_3d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                               size_t width_bytes, size_t height);
+
 #endif /* JET_MEMORY_INTERNAL_H */

@@ -222,25 +222,9 @@ static jet_status copy_3d(const where *w, jet_context dst_ctx, jet_context src_c
                 fn);
 }
 
-static jet_copy_3d as_3d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                         size_t height) {
-  jet_copy_3d c;
-  memset(&c, 0, sizeof c);
-  c.dst.ptr = dst;
-  c.dst.pitch = dpitch;
-  c.dst.rows = height;
-  c.src.ptr = (void *)(uintptr_t)src;
-  c.src.pitch = spitch;
-  c.src.rows = height;
-  c.extent.width_bytes = width;
-  c.extent.height = height;
-  c.extent.depth = 1;
-  return c;
-}
-
 jet_status jet_peer_memcpy_2d(jet_context dst_ctx, void *dst, size_t dpitch, jet_context src_ctx,
                               const void *src, size_t spitch, size_t width_bytes, size_t height) {
-  jet_copy_3d c = as_3d(dst, dpitch, src, spitch, width_bytes, height);
+  jet_copy_3d c = jet__copy_2d_as_3d(dst, dpitch, src, spitch, width_bytes, height);
   size_t doff, soff;
   JET__TRY(jet__copy_3d_check(&c, &doff, &soff, __func__));
   where w;
@@ -251,7 +235,7 @@ jet_status jet_peer_memcpy_2d(jet_context dst_ctx, void *dst, size_t dpitch, jet
 jet_status jet_peer_memcpy_2d_async(jet_stream stream, jet_context dst_ctx, void *dst,
                                     size_t dpitch, jet_context src_ctx, const void *src,
                                     size_t spitch, size_t width_bytes, size_t height) {
-  jet_copy_3d c = as_3d(dst, dpitch, src, spitch, width_bytes, height);
+  jet_copy_3d c = jet__copy_2d_as_3d(dst, dpitch, src, spitch, width_bytes, height);
   size_t doff, soff;
   JET__TRY(jet__copy_3d_check(&c, &doff, &soff, __func__));
   where w;
