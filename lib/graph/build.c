@@ -681,7 +681,8 @@ jet_status jet_graph_write_dot(jet_graph graph, const char *path, int verbose) {
 
 /* ------------------------------------------------------------ node attributes */
 
-static jet_status kernel_node(jet_graph g, jet_graph_node node, const char *fn) {
+/* @node as a kernel node that can take an L2 window, the context current. */
+static jet_status window_node(jet_graph g, jet_graph_node node, const char *fn) {
   JET__TRY(jet__handle_check(g, JET__H_GRAPH, fn, "graph"));
   JET__TRY(jet__graph_node_check(g, node, fn, "node"));
   if (g->nodes[node].type != JET_GRAPH_NODE_KERNEL)
@@ -694,7 +695,7 @@ static jet_status kernel_node(jet_graph g, jet_graph_node node, const char *fn) 
 jet_status jet_graph_kernel_set_access_policy(jet_graph graph, jet_graph_node node,
                                               const jet_access_policy *policy) {
   JET__ARG(policy, "policy is NULL");
-  JET__TRY(kernel_node(graph, node, __func__));
+  JET__TRY(window_node(graph, node, __func__));
   cudaKernelNodeAttrValue v;
   memset(&v, 0, sizeof v);
   JET__TRY(jet__access_policy_native(policy, graph->h.ctx->device, &v.accessPolicyWindow,
@@ -712,7 +713,7 @@ jet_status jet_graph_kernel_access_policy(jet_graph graph, jet_graph_node node,
                                           jet_access_policy *policy) {
   JET__ARG(policy, "policy is NULL");
   memset(policy, 0, sizeof *policy);
-  JET__TRY(kernel_node(graph, node, __func__));
+  JET__TRY(window_node(graph, node, __func__));
   cudaKernelNodeAttrValue v;
   memset(&v, 0, sizeof v);
   cudaError_t e = cudaGraphKernelNodeGetAttribute(

@@ -69,17 +69,7 @@ jet_status jet_graph_exec_set_memcpy_3d(jet_graph_exec exec, jet_graph_node node
 
 jet_status jet_graph_exec_set_memcpy(jet_graph_exec exec, jet_graph_node node, void *dst,
                                      const void *src, size_t bytes) {
-  jet_copy_3d c;
-  memset(&c, 0, sizeof c);
-  c.dst.ptr = dst;
-  c.dst.pitch = bytes;
-  c.dst.rows = 1;
-  c.src.ptr = (void *)(uintptr_t)src;
-  c.src.pitch = bytes;
-  c.src.rows = 1;
-  c.extent.width_bytes = bytes;
-  c.extent.height = 1;
-  c.extent.depth = 1;
+  jet_copy_3d c = jet__copy_2d_as_3d(dst, bytes, src, bytes, bytes, 1);
   return jet_graph_exec_set_memcpy_3d(exec, node, &c);
 }
 

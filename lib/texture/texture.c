@@ -192,7 +192,8 @@ jet_status jet_texture_create_array(jet_array arr, const jet_texture_desc *desc,
   JET__TRY(check_desc_values(desc, __func__));
   JET__TRY(jet__handle_check(arr, JET__H_ARRAY, __func__, "arr"));
   mem_kind mk = arr->mip ? MEM_MIPMAP : MEM_ARRAY;
-  JET__TRY(check_desc(desc, arr->desc.format, mk, arr, array_dims(arr->desc.kind), __func__));
+  int dims = array_dims(arr->desc.kind);
+  JET__TRY(check_desc(desc, arr->desc.format, mk, arr, dims, __func__));
   struct cudaResourceDesc rd;
   memset(&rd, 0, sizeof rd);
   if (arr->mip) {
@@ -202,8 +203,7 @@ jet_status jet_texture_create_array(jet_array arr, const jet_texture_desc *desc,
     rd.resType = cudaResourceTypeArray;
     rd.res.array.array = arr->arr;
   }
-  return new_texture(arr->h.ctx, &rd, desc, array_dims(arr->desc.kind), arr, out, mem_name(mk),
-                     __func__);
+  return new_texture(arr->h.ctx, &rd, desc, dims, arr, out, mem_name(mk), __func__);
 }
 
 /* Device texture alignments (cudaDevAttrTextureAlignment / TexturePitchAlignment). */
