@@ -1,6 +1,7 @@
 /*
  * jet_image: creation, wrapping, queries and host copies.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,5 +370,42 @@ jet_status jet__image_check_pair(jet_image src, jet_image dst, jet__image_op op,
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "source and destination overlap; %s cannot work in place",
                       jet__image_op_name(op));
+  return JET_STATUS_OK;
+}
+
+static int same_shape(jet_image a, jet_image b) {
+  return a->layout.format == b->layout.format && a->layout.width == b->layout.width &&
+         a->layout.height == b->layout.height;
+}
+
+jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, int count,
+                                  jet__image_op op, const char *fn) {
+  if (!src || !dst) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "src or dst array is NULL");
+  if (count < 1 || count > JET_IMAGE_BATCH_MAX)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "count %d outside 1..%d", count,
+                      JET_IMAGE_BATCH_MAX);
+  for (int i = 0; i < count; i++) {
+    jet_status st = jet__image_check_pair(src[i], dst[i], op, fn);
+    if (st != JET_STATUS_OK) {
+      char why[256];
+      snprintf(why, sizeof why, "%s", jet_last_error()->message);
+      return jet__error(st, fn, "pair %d: %s", i, why);
+    }
+    if (i == 0) continue;
+    if (src[i]->h.ctx != src[0]->h.ctx)
+      return jet__error(JET_STATUS_WRONG_CONTEXT, fn, "src[%d] belongs to another context than src[0]", i);
+    if (!same_shape(src[i], src[0]) || !same_shape(dst[i], dst[0]))
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                        "size mismatch: pair %d differs from pair 0 in format or size; a batch "
+                        "takes one source shape and one destination shape",
+                        i);
+  }
+  for (int i = 0; i < count; i++)
+    for (int j = 0; j < count; j++) {
+      if (j != i && jet__image_overlaps(&dst[i]->layout, dst[i]->plane, &src[j]->layout, src[j]->plane))
+        return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "dst[%d] overlaps src[%d]", i, j);
+      if (j > i && jet__image_overlaps(&dst[i]->layout, dst[i]->plane, &dst[j]->layout, dst[j]->plane))
+        return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "dst[%d] overlaps dst[%d]", i, j);
+    }
   return JET_STATUS_OK;
 }

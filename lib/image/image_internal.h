@@ -100,4 +100,12 @@ int jet__image_overlaps(const jet__image_layout *a, void *const *pa, const jet__
  * NULL for source-only ops), they fit @op, and they do not overlap. */
 jet_status jet__image_check_pair(jet_image src, jet_image dst, jet__image_op op, const char *fn);
 
+/* For a batched operation: 1 <= @count <= JET_IMAGE_BATCH_MAX, @src and @dst
+ * non-NULL arrays, every pair passes jet__image_check_pair, all sources share
+ * src[0]'s format and size and all destinations dst[0]'s (one launch serves
+ * them all), all images share one context, and no destination overlaps any
+ * other image of the batch. Messages name the index ("src[2]: ..."). */
+jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, int count,
+                                  jet__image_op op, const char *fn);
+
 #endif /* JET_IMAGE_INTERNAL_H */

@@ -80,6 +80,8 @@ typedef enum jet_format {
 
 /** Maximum number of planes of any format. */
 #define JET_IMAGE_MAX_PLANES 3
+/** Most images one batched operation (jet_*_batch) takes in one call. */
+#define JET_IMAGE_BATCH_MAX 16
 /** Pitch and plane alignment of images made by jet_image_create, in bytes. */
 #define JET_IMAGE_PITCH_ALIGN 256
 
