@@ -22,6 +22,13 @@
 #define JET_FILTER_SMEM_MAX 49152  /* no opt-in to more dynamic shared memory */
 #define JET_FILTER_FAST_KMAX 7     /* k 3, 5, 7 have unrolled kernels */
 
+/* Streaming kernels (jet_filter_s_*: k 3, 5, 7, rows 4-byte aligned): threads
+ * per block, each owning one 32-bit word of every row, and input rows loaded
+ * ahead of the one being filtered. tile_h is then the output rows a block
+ * walks down, chosen by lib/image/filter.c for the image size. */
+#define JET_FILTER_S_THREADS 128
+#define JET_FILTER_S_PREFETCH 6
+
 /* Rows per block for kernel radius r, at most JET_FILTER_TILE_H (and less
  * where the runtime-k kernel's shared memory runs out): tile_h + 2r close to
  * 64, so that the horizontal pass (8 tasks a row) keeps all 256 threads busy. */

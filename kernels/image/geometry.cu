@@ -28,6 +28,8 @@
  * address is a base plus a constant (or a loop-invariant pitch) stride.
  */
 
+#include "pdl.cuh"
+
 typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
@@ -134,11 +136,13 @@ __device__ __forceinline__ void flip_px(const u8 *__restrict__ src, u64 sp, u8 *
 #define JET_FLIP_V(BPP)                                                                         \
   extern "C" __global__ void __launch_bounds__(256) jet_flip_v##BPP(                            \
       const u8 *src, u64 sp, u8 *dst, u64 dp, int nchunks, int h, int fx, int fy) {             \
+    jet_pdl_enter();                                                                            \
     flip_vec<BPP>(src, sp, dst, dp, nchunks, h, fx, fy);                                        \
   }
 #define JET_FLIP_P(BPP, U)                                                                      \
   extern "C" __global__ void __launch_bounds__(256) jet_flip_p##BPP##_u##U(                     \
       const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h, int fx, int fy) {                   \
+    jet_pdl_enter();                                                                            \
     flip_px<BPP, U>(src, sp, dst, dp, w, h, fx, fy);                                            \
   }
 
@@ -228,6 +232,7 @@ __device__ __forceinline__ void rot_tile(const u8 *__restrict__ src, u64 sp, u8 
   extern "C" __global__ void __launch_bounds__(ROT_BX * ROT_BY) NAME(                           \
       const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h, int fsx, int fsy, int svec,         \
       int dvec) {                                                                               \
+    jet_pdl_enter();                                                                            \
     rot_tile<BPP, U>(src, sp, dst, dp, w, h, fsx, fsy, svec, dvec);                             \
   }
 
@@ -302,6 +307,7 @@ __device__ __forceinline__ void rot4_fast(const u8 *__restrict__ src, u64 sp, u8
 #define JET_ROT4F(FSX, FSY)                                                                     \
   extern "C" __global__ void __launch_bounds__(32 * R4_BY, R4_MIN_BLOCKS) jet_rot4_##FSX##FSY(                 \
       const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h) {                                   \
+    jet_pdl_enter();                                                                            \
     rot4_fast<FSX, FSY>(src, sp, dst, dp, w, h);                                                \
   }
 

@@ -21,6 +21,8 @@
  * results repeat bit for bit), writes the answer and clears the counter.
  */
 
+#include "pdl.cuh"
+
 typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
@@ -299,6 +301,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
 #define JET_REDUCE(NAME, ES, NC, F)                                                             \
   extern "C" __global__ void __launch_bounds__(RED_THREADS)                                     \
       NAME(const u8 *src, u64 sp, int w, int h, int vec, u8 *work, jet_reduce_result_dev *out) { \
+    jet_pdl_enter();                                                                            \
     reduce_body<ES, NC, F>(src, sp, w, h, vec, work, out);                                      \
   }
 
@@ -323,6 +326,7 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   __shared__ u32 sh[256 * 32];
   __shared__ bool s_last;
   const int lane = threadIdx.x & 31;
+  jet_pdl_enter();
   for (int i = threadIdx.x; i < 256 * 32; i += HIST_THREADS) sh[i] = 0;
   __syncthreads();
   u32 *mine = sh + lane;

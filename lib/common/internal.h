@@ -132,12 +132,19 @@ struct jet_stream_s {
   int priority;
   int is_default;   /* owned by the context (legacy or per-thread): never destroyed by users */
   int wrapped;      /* the caller's cudaStream_t (jet_stream_wrap): destroy leaves it alive */
+  _Atomic int programmatic; /* jet_stream_set_programmatic: built-in kernels launch with PDL */
 };
 
 /* Validate @s (and, when @ctx is non-NULL, that it belongs to @ctx), make its
- * device current and return its CUDA stream. */
+ * device current and return its CUDA stream. It also notes, for this thread,
+ * whether @s launches built-in kernels programmatically: jet__launch on the
+ * same CUDA stream reads that note, so operations need no extra argument. */
 jet_status jet__stream_enter(jet_stream s, const struct jet_context_s *ctx, cudaStream_t *out,
                              const char *fn);
+
+/* 1 when the last jet__stream_enter on this thread entered @cu with
+ * programmatic launches on. */
+int jet__stream_programmatic(cudaStream_t cu);
 
 /* ------------------------------------------------------------ context */
 

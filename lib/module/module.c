@@ -286,6 +286,7 @@ static jet_status module_load(jet_context ctx, const jet_kernel_image_set *set,
     free(m);
     return jet__error(JET_STATUS_INTERNAL, fn, "pthread_mutex_init failed");
   }
+  m->builtin = owned;
   st = owned ? jet__handle_register_embedded(&m->h, JET__H_MODULE, ctx, fn)
              : jet__handle_register(&m->h, JET__H_MODULE, ctx, fn);
   if (st != JET_STATUS_OK) {
@@ -379,8 +380,33 @@ jet_status jet__launch(cudaStream_t s, jet_kernel k, jet_dim3 grid, jet_dim3 blo
                        size_t shared_bytes, void **args, const char *fn) {
   const jet__driver_api *api;
   JET__TRY(jet__driver(&api, fn));
-  CUresult r = api->cuLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                                   (unsigned)shared_bytes, (CUstream)s, args, NULL);
+  CUresult r;
+  /* Only jetrt's own kernels, from an image built for SM 9.0 or newer: those
+   * wait (griddepcontrol.wait) before they touch memory. A user's kernel may
+   * not, and a PTX fallback for an older SM has no such instruction. */
+  if (k->mod->builtin && k->mod->info.image_sm >= 90 && jet__stream_programmatic(s)) {
+    CUlaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig lc;
+    memset(&lc, 0, sizeof lc);
+    lc.gridDimX = grid.x, lc.gridDimY = grid.y, lc.gridDimZ = grid.z;
+    lc.blockDimX = block.x, lc.blockDimY = block.y, lc.blockDimZ = block.z;
+    lc.sharedMemBytes = (unsigned)shared_bytes;
+    lc.hStream = (CUstream)s;
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    r = api->cuLaunchKernelEx(&lc, k->fn, args, NULL);
+    if (r != CUDA_SUCCESS)
+      return jet__cu_error(r, fn, "cuLaunchKernelEx", NULL,
+                           "kernel '%s' with programmatic stream serialization, grid (%u, %u, %u), "
+                           "block (%u, %u, %u)",
+                           k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    return JET_STATUS_OK;
+  }
+  r = api->cuLaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                          (unsigned)shared_bytes, (CUstream)s, args, NULL);
   if (r != CUDA_SUCCESS)
     return jet__cu_error(r, fn, "cuLaunchKernel", NULL,
                          "kernel '%s', grid (%u, %u, %u), block (%u, %u, %u), %zu shared bytes",

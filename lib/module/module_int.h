@@ -33,6 +33,7 @@ struct jet_module_s {
   jet_module_load_info info;
   pthread_mutex_t lock; /* guards kernels */
   struct jet_kernel_s *kernels;
+  int builtin;          /* jetrt's own (jet__builtin_kernel): its kernels wait with griddepcontrol */
 };
 
 /* The checks jet_launch and jet_launch_ex share: dimensions, threads per

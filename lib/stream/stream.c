@@ -124,6 +124,26 @@ jet_status jet_stream_native(jet_stream stream, void **cuda_stream) {
   return JET_STATUS_OK;
 }
 
+jet_status jet_stream_set_programmatic(jet_stream stream, int enable) {
+  JET__TRY(jet__handle_check(stream, JET__H_STREAM, __func__, "stream"));
+  JET__ARG(enable == 0 || enable == 1, "enable is %d; must be 0 or 1", enable);
+  const jet_platform_info *info = &stream->h.ctx->info;
+  if (enable && info->cc_major < 9)
+    return jet__error(JET_STATUS_UNSUPPORTED, __func__,
+                      "programmatic dependent launch needs compute capability 9.0 or newer; "
+                      "device %d is %d.%d",
+                      stream->h.ctx->device, info->cc_major, info->cc_minor);
+  atomic_store(&stream->programmatic, enable);
+  return JET_STATUS_OK;
+}
+
+jet_status jet_stream_get_programmatic(jet_stream stream, int *enabled) {
+  JET__TRY(jet__handle_check(stream, JET__H_STREAM, __func__, "stream"));
+  JET__ARG(enabled, "enabled is NULL");
+  *enabled = atomic_load(&stream->programmatic);
+  return JET_STATUS_OK;
+}
+
 jet_status jet_stream_query(jet_stream stream) {
   cudaStream_t cu;
   JET__TRY(jet__stream_enter(stream, NULL, &cu, __func__));

@@ -181,6 +181,38 @@ jet_status jet_stream_query(jet_stream stream);
  */
 jet_status jet_stream_synchronize(jet_stream stream);
 
+/**
+ * jet_stream_set_programmatic - launch jetrt's own kernels on @stream with
+ * programmatic dependent launch (PDL, compute capability 9.0 and newer).
+ *
+ * With it on, each jetrt image kernel queued on @stream may be scheduled while
+ * the kernel before it on the stream is still finishing: its blocks start,
+ * then wait on the GPU (griddepcontrol.wait) until that kernel has completed
+ * and its memory is visible, before they read or write anything. Results are
+ * unchanged; the gap between dependent kernels (launch latency and the ramp of
+ * the next grid) shrinks, which matters for chains of short operations on
+ * 720p-1080p frames. Works inside stream capture: the graph gets
+ * programmatic edges. Kernels launched through jet_launch are not affected
+ * (use JET_LAUNCH_PROGRAMMATIC with jet_launch_ex for those).
+ * @stream: the stream; a default stream affects every user of it in its context.
+ * @enable: 1 to turn it on, 0 (the default) to turn it off.
+ * @return JET_STATUS_OK; JET_STATUS_INVALID_HANDLE; JET_STATUS_INVALID_ARGUMENT
+ *         for @enable other than 0 or 1; JET_STATUS_UNSUPPORTED when enabling on
+ *         a device below compute capability 9.0 (Orin is 8.7; Thor 11.0 has it).
+ * Thread safety: safe from any thread; operations already queued keep the
+ * setting they were queued with.
+ */
+jet_status jet_stream_set_programmatic(jet_stream stream, int enable);
+
+/**
+ * jet_stream_get_programmatic - whether jet_stream_set_programmatic is on for @stream.
+ * @enabled: receives 1 or 0.
+ * @return JET_STATUS_OK, JET_STATUS_INVALID_HANDLE, or JET_STATUS_INVALID_ARGUMENT
+ *         for a NULL @enabled.
+ * Thread safety: safe from any thread.
+ */
+jet_status jet_stream_get_programmatic(jet_stream stream, int *enabled);
+
 /* ------------------------------------------------------------------ events */
 
 /** Event creation flags (jet_event_create). */
