@@ -393,173 +393,20 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
   }
 }
 
-/* ------------------------------------------------------------------------
- * Streaming kernels (k = 3, 5, 7 on rows that start 4-byte aligned).
- * A block of JET_FILTER_S_THREADS threads owns a strip of as many 32-bit words
- * of every row and walks down tile_h output rows. Each input row goes once
- * through a ring of JET_FILTER_S_PREFETCH + 2 shared-memory rows, filled
- * JET_FILTER_S_PREFETCH rows ahead with cp.async, so loads stay in flight while
- * earlier rows are filtered; one barrier a row. A thread makes the horizontal
- * sums of its own word and keeps the last k of them in registers (a ring whose
- * indices are constants: the row loop is unrolled by k) for the vertical pass.
- * The arithmetic is the tiled kernel's: 8-bit horizontal sums are exact
- * integers from packed taps, the vertical sum S + bias is an exact integer,
- * output (S + 2^15) >> 16 (Gaussian) or umulhi(S + k*k/2, magic) (box); float
- * taps are fmaf in tap order from 0, the vertical pass fmaf in tap order from
- * bias, times scale. So both kernels give the same bits.
- */
-__device__ __forceinline__ void jfs_cp4(unsigned *s, const void *g) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  unsigned sa = (unsigned)__cvta_generic_to_shared(s);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g) : "memory");
-#else
-  *s = __ldg((const unsigned *)g);
-#endif
-}
-__device__ __forceinline__ void jfs_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void jfs_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
-}
-
-/* Word gw of source row ry (-1: a CONSTANT row) element by element, through
- * the border rule: the strip's words that leave the row. */
-template <typename T, int NC>
-__device__ __forceinline__ unsigned jfs_slow_word(const char *__restrict__ src, size_t pitch, int ry,
-                                               int gw, int rowlen, const jet__filter_params &p) {
-  if (sizeof(T) == 4) return __float_as_uint((float)jf_load_elem<T, NC>(src, pitch, ry, gw, rowlen, p));
-  unsigned w = 0;
-#pragma unroll 1
-  for (int m = 0; m < 4; m++)
-    w |= (unsigned)(unsigned char)jf_load_elem<T, NC>(src, pitch, ry, gw * 4 + m, rowlen, p) << (8 * m);
-  return w;
-}
-
-template <typename T, int NC, int K>
-__device__ __forceinline__ void jfs_filter(const char *__restrict__ src, size_t spitch,
-                                           char *__restrict__ dst, size_t dpitch,
-                                           const jet__filter_params &p) {
-  const int R = K / 2, EPW = 4 / (int)sizeof(T);
-  const int HW = (R * NC + EPW - 1) / EPW, SEGW = JET_FILTER_S_THREADS + 2 * HW;
-  const int SLOTS = JET_FILTER_S_PREFETCH + 2, WIN = 2 * HW + 1;
-  __shared__ unsigned s_row[SLOTS][SEGW];
-  const int t = threadIdx.x, rowlen = p.width * NC;
-  const int w0 = blockIdx.x * JET_FILTER_S_THREADS, gw = w0 + t;
-  const int y0 = blockIdx.y * p.tile_h;
-  const int out_rows = min(p.tile_h, p.height - y0), in_rows = out_rows + 2 * R;
-  jet_pdl_enter();
-
-  auto issue = [&](int i) {
-    if (i < in_rows) {
-      const int ry = jf_border_index(y0 - R + i, p.height, p.border_mode);
-      unsigned *srow = s_row[i % SLOTS];
-      const char *grow = src + (size_t)(ry < 0 ? 0 : ry) * spitch;
-      for (int s = t; s < SEGW; s += JET_FILTER_S_THREADS) {
-        const int g = w0 - HW + s;
-        if (ry >= 0 && g >= 0 && (g + 1) * EPW <= rowlen)
-          jfs_cp4(&srow[s], grow + (size_t)g * 4);
-        else
-          srow[s] = jfs_slow_word<T, NC>(src, spitch, ry, g, rowlen, p);
-      }
-    }
-    jfs_commit();
-  };
-
-#pragma unroll
-  for (int q = 0; q < JET_FILTER_S_PREFETCH; q++) issue(q);
-
-  /* ring[j]: the horizontal sums (8-bit: integers; float: the float bits) of
-   * this thread's elements for the input rows i = j (mod K) */
-  unsigned ring[K][EPW];
-  const bool inside = (gw + 1) * EPW <= rowlen;
-  char *drow = dst + (size_t)y0 * dpitch;
-  for (int i0 = 0; i0 < in_rows; i0 += K) {
-#pragma unroll
-    for (int j = 0; j < K; j++) {
-      const int i = i0 + j;
-      if (i >= in_rows) break;
-      issue(i + JET_FILTER_S_PREFETCH);
-      jfs_wait<JET_FILTER_S_PREFETCH>();
-      __syncthreads();
-      const unsigned *win = s_row[i % SLOTS] + t;
-      if constexpr (sizeof(T) == 1) {
-        unsigned lo[WIN + 1], hi[WIN + 1];
-#pragma unroll
-        for (int a = 0; a < WIN; a++) {
-          const unsigned v = win[a];
-          lo[a] = __byte_perm(v, 0u, 0x4240u);
-          hi[a] = __byte_perm(v, 0u, 0x4341u);
-        }
-        lo[WIN] = hi[WIN] = 0u; /* read by jf_lanes at odd offsets, never weighted in */
-        const uint4 h = jf_hword<K, NC, 4 * HW, 0>(lo, hi, p);
-        ring[j][0] = h.x;
-        ring[j][1] = h.y;
-        ring[j][2] = h.z;
-        ring[j][3] = h.w;
-      } else {
-        float acc = 0.0f;
-#pragma unroll
-        for (int m = 0; m < K; m++) acc = fmaf(p.w[m], __uint_as_float(win[HW + (m - R) * NC]), acc);
-        ring[j][0] = __float_as_uint(acc);
-      }
-      if (i >= 2 * R) {
-        if constexpr (sizeof(T) == 1) {
-          unsigned b[4];
-#pragma unroll
-          for (int e = 0; e < 4; e++) {
-            unsigned sum = p.ibias;
-#pragma unroll
-            for (int m = 0; m < K; m++) sum += (unsigned)p.iw[m] * ring[(j + 1 + m) % K][e];
-            b[e] = p.mode == JET_FILTER_MODE_GAUSS8 ? sum >> 16 : __umulhi(sum, p.magic);
-          }
-          const unsigned word = __byte_perm(__byte_perm(b[0], b[1], 0x0040u),
-                                            __byte_perm(b[2], b[3], 0x0040u), 0x5410u);
-          if (inside) {
-            ((unsigned *)drow)[gw] = word;
-          } else {
-#pragma unroll 1
-            for (int m = 0; m < 4; m++)
-              if (gw * 4 + m < rowlen) ((unsigned char *)drow)[gw * 4 + m] = (unsigned char)(word >> (8 * m));
-          }
-        } else {
-          float acc = p.bias;
-#pragma unroll
-          for (int m = 0; m < K; m++) acc = fmaf(p.w[m], __uint_as_float(ring[(j + 1 + m) % K][0]), acc);
-          if (inside) ((float *)drow)[gw] = acc * p.scale;
-        }
-        drow += dpitch;
-      }
-    }
-  }
-}
-
-#define JF_KERNEL(name, T, NC, K)                                                              \
-  extern "C" __global__ void __launch_bounds__(JET_FILTER_THREADS)                             \
+/* MINB: blocks per SM the registers must allow (the unrolled kernels: 8, a
+ * full SM, which measured faster than fewer blocks with more registers). */
+#define JF_KERNEL(name, T, NC, K, MINB)                                                        \
+  extern "C" __global__ void __launch_bounds__(JET_FILTER_THREADS, MINB)                       \
       name(const char *__restrict__ src, size_t spitch, char *__restrict__ dst, size_t dpitch, \
            jet__filter_params p) {                                                             \
     jf_filter<T, NC, K>(src, spitch, dst, dpitch, p);                                          \
   }
-#define JFS_KERNEL(name, T, NC, K)                                                             \
-  extern "C" __global__ void __launch_bounds__(JET_FILTER_S_THREADS)                           \
-      name(const char *__restrict__ src, size_t spitch, char *__restrict__ dst, size_t dpitch, \
-           jet__filter_params p) {                                                             \
-    jfs_filter<T, NC, K>(src, spitch, dst, dpitch, p);                                         \
-  }
-
 /* jet_filter_<type><channels>_k<K>; k0 takes any size. */
 #define JF_KERNELS(tn, T, NC)                 \
-  JF_KERNEL(jet_filter_##tn##_k0, T, NC, 0)   \
-  JF_KERNEL(jet_filter_##tn##_k3, T, NC, 3)   \
-  JF_KERNEL(jet_filter_##tn##_k5, T, NC, 5)   \
-  JF_KERNEL(jet_filter_##tn##_k7, T, NC, 7)   \
-  JFS_KERNEL(jet_filter_s_##tn##_k3, T, NC, 3) \
-  JFS_KERNEL(jet_filter_s_##tn##_k5, T, NC, 5) \
-  JFS_KERNEL(jet_filter_s_##tn##_k7, T, NC, 7)
+  JF_KERNEL(jet_filter_##tn##_k0, T, NC, 0, 1) \
+  JF_KERNEL(jet_filter_##tn##_k3, T, NC, 3, 8) \
+  JF_KERNEL(jet_filter_##tn##_k5, T, NC, 5, 8) \
+  JF_KERNEL(jet_filter_##tn##_k7, T, NC, 7, 8)
 
 JF_KERNELS(u8c1, jf_u8, 1)
 JF_KERNELS(u8c3, jf_u8, 3)

@@ -33,37 +33,6 @@ static void gauss_weights(int ksize, double sigma, double *w) {
   for (int i = 0; i < ksize; i++) w[i] /= sum;
 }
 
-/* The streaming kernel (k <= 7, 4-byte aligned rows): rows per block from
- * the image size, so that a small frame still gives every SM several blocks
- * and a large one does not re-read many halo rows. */
-static jet_status run_streaming(jet_stream stream, jet_image src, jet_image dst,
-                                jet__filter_params *p, int nc, int es, const char *fn) {
-  struct jet_context_s *ctx = src->h.ctx;
-  const long long words = ((long long)p->width * nc * es + 3) / 4;
-  const long long strips = (words + JET_FILTER_S_THREADS - 1) / JET_FILTER_S_THREADS;
-  const long long want = 8LL * (ctx->info.sm_count > 0 ? ctx->info.sm_count : 16);
-  int th = 64;
-  while (th > 8 && strips * ((p->height + th - 1) / th) < want) th /= 2;
-  p->tile_h = th;
-  jet_dim3 grid = {(unsigned)strips, (unsigned)((p->height + th - 1) / th), 1};
-  if (grid.y > 65535)
-    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
-                      "image %d rows high: more than %d rows are not supported", p->height,
-                      65535 * th);
-  cudaStream_t cu;
-  JET__TRY(jet__stream_enter(stream, ctx, &cu, fn));
-  char name[40];
-  snprintf(name, sizeof name, "jet_filter_s_%s%d_k%d", es == 1 ? "u8c" : "f32c", nc, p->ksize);
-  jet_kernel k;
-  JET__TRY(jet__builtin_kernel(ctx, &jet__images_filter, name, &k, fn));
-  const void *sptr = src->plane[0];
-  void *dptr = dst->plane[0];
-  size_t spitch = src->layout.plane[0].pitch, dpitch = dst->layout.plane[0].pitch;
-  void *args[] = {&sptr, &spitch, &dptr, &dpitch, p};
-  jet_dim3 block = {JET_FILTER_S_THREADS, 1, 1};
-  return jet__launch(cu, k, grid, block, 0, args, fn);
-}
-
 static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize, int box,
                       double sigma, jet_border border, const float *border_value, const char *fn) {
   JET__TRY(check_common(ksize, border, fn));
@@ -131,12 +100,7 @@ static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize
   p.height = h;
 
   const int r = ksize / 2, fast = ksize <= JET_FILTER_FAST_KMAX;
-  uintptr_t sp = (uintptr_t)src->plane[0], dp = (uintptr_t)dst->plane[0];
-  size_t spitch = src->layout.plane[0].pitch, dpitch = dst->layout.plane[0].pitch;
-  struct jet_context_s *ctx = src->h.ctx;
-  if (fast && sp % 4 == 0 && dp % 4 == 0 && spitch % 4 == 0 && dpitch % 4 == 0)
-    return run_streaming(stream, src, dst, &p, nc, es, fn);
-  int th = JET_FILTER_TILE_ROWS(r);
+  int th = fast ? JET_FILTER_FAST_TILE_H : JET_FILTER_TILE_ROWS(r);
   if (!fast) {
     /* Runtime-k kernel: as many rows as fit the shared memory, up to the usual tile. */
     size_t row = (size_t)JET_FILTER_SW(r, nc, es) * (size_t)es + (size_t)JET_FILTER_TW(es) * 4;
@@ -158,10 +122,13 @@ static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize
                       "%s image %d rows high: more than %d rows are not supported", d->name, h,
                       65535 * th);
 
+  uintptr_t sp = (uintptr_t)src->plane[0], dp = (uintptr_t)dst->plane[0];
+  size_t spitch = src->layout.plane[0].pitch, dpitch = dst->layout.plane[0].pitch;
   size_t out_align = u8 ? 4 : 16;
   p.vec_in = sp % 16 == 0 && spitch % 16 == 0;
   p.vec_out = dp % out_align == 0 && dpitch % out_align == 0;
 
+  struct jet_context_s *ctx = src->h.ctx;
   cudaStream_t cu;
   JET__TRY(jet__stream_enter(stream, ctx, &cu, fn));
   char name[32];
