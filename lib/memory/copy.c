@@ -167,6 +167,11 @@ jet_status jet_memset_async(jet_stream stream, void *dst, int value, size_t byte
 
 static jet_status memcpy_2d(const where *w, void *dst, size_t dpitch, const void *src,
                             size_t spitch, size_t width, size_t height, const char *fn) {
+  /* Packed rows are one linear range: CUDA's 1D copy runs at full bandwidth,
+   * its 2D copy well below it (H100, 4K RGBA8: 1.4x the 1D time). */
+  if (height == 1 || (spitch == width && dpitch == width))
+    return finish(cudaMemcpyAsync(dst, src, width * height, cudaMemcpyDefault, w->cu),
+                  "cudaMemcpyAsync", w, fn);
   return finish(
       cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault, w->cu),
       "cudaMemcpy2DAsync", w, fn);
@@ -192,6 +197,9 @@ jet_status jet_memcpy_2d_async(jet_stream stream, void *dst, size_t dpitch, cons
 
 static jet_status memset_2d(const where *w, void *dst, size_t pitch, int value, size_t width,
                             size_t height, const char *fn) {
+  if (height == 1 || pitch == width)
+    return finish(cudaMemsetAsync(dst, value & 0xff, width * height, w->cu), "cudaMemsetAsync", w,
+                  fn);
   return finish(cudaMemset2DAsync(dst, pitch, value & 0xff, width, height, w->cu),
                 "cudaMemset2DAsync", w, fn);
 }
