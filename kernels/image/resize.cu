@@ -165,6 +165,7 @@ __device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by) {
 
 template <int C, int G, int MODE, bool VEC>
 __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
   int bx, by;
   tile_of(p.dw, TX * G, bx, by);
@@ -188,12 +189,12 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
 #pragma unroll
         for (int c = 0; c < C; c++) v[c] = 0;
       } else if (MODE == MODE_NEAREST) {
-        ld8<C, VEC>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx + g], v);
+        ld8<C, VEC>(im.src + (u64)ys[ly] * im.src_pitch, xs[lx + g], v);
       } else if (MODE == MODE_LINEAR) {
         int x0 = xs[lx + g], y0 = ys[ly];
         int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
         u32 ax = (u32)xa[lx + g], ay = (u32)ya[ly];
-        const u8 *r0 = p.src + (u64)y0 * p.src_pitch, *r1 = p.src + (u64)y1 * p.src_pitch;
+        const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = im.src + (u64)y1 * im.src_pitch;
         u32 p00[C], p01[C], p10[C], p11[C];
         ld8<C, VEC>(r0, x0, p00);
         ld8<C, VEC>(r0, x1, p01);
@@ -213,7 +214,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
         for (int c = 0; c < C; c++) s[c] = 0;
         for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
           const u32 wy = area_w(j, p.rdh, loy, hiy);
-          const u8 *row = p.src + (u64)j * p.src_pitch;
+          const u8 *row = im.src + (u64)j * im.src_pitch;
           u64 h[C];
 #pragma unroll
           for (int c = 0; c < C; c++) h[c] = 0;
@@ -238,7 +239,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
 #pragma unroll
       for (int c = 0; c < C; c++) out[g * C + c] = (u8)v[c];
     }
-    st8<C, G>(p.dst + (u64)y * p.dst_pitch + (u64)x * C, out, n, p.dst_vec);
+    st8<C, G>(im.dst + (u64)y * im.dst_pitch + (u64)x * C, out, n, p.dst_vec);
   }
 }
 
@@ -273,6 +274,7 @@ __device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair
 
 template <int MODE>
 __device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
   int bx, by;
   tile_of(p.dw, TX, bx, by);
@@ -280,34 +282,34 @@ __device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
   __syncthreads();
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
-  u8 *const dcol = p.dst + (u64)x * 4;
+  u8 *const dcol = im.dst + (u64)x * 4;
   if (MODE == MODE_NEAREST) {
-    const u32 *const scol = (const u32 *)p.src + xs[lx];
+    const u32 *const scol = (const u32 *)im.src + xs[lx];
     u32 v[ROWS];
 #pragma unroll
     for (int r = 0; r < ROWS; r++)
-      v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * p.src_pitch));
+      v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * im.src_pitch));
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const int y = by + threadIdx.y + r * TY;
-      if (y < p.dh) *(u32 *)(dcol + (u64)y * p.dst_pitch) = v[r];
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = v[r];
     }
   } else {
     const int x0 = xs[lx], x1 = min(x0 + 1, p.sw - 1);
-    const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)p.src | p.src_pitch) & 7) == 0;
+    const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0;
     u32 t[ROWS][4];
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const int y0 = ys[threadIdx.y + r * TY], y1 = min(y0 + 1, p.sh - 1);
-      ld_pair(p.src + (u64)y0 * p.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
-      ld_pair(p.src + (u64)y1 * p.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
+      ld_pair(im.src + (u64)y0 * im.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
+      ld_pair(im.src + (u64)y1 * im.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
     }
     const u32 ax = (u32)xa[lx];
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const int ly = threadIdx.y + r * TY, y = by + ly;
       if (y < p.dh)
-        *(u32 *)(dcol + (u64)y * p.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
+        *(u32 *)(dcol + (u64)y * im.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
     }
   }
 }
@@ -335,6 +337,7 @@ __device__ __forceinline__ u32 area_round(u32 lo, u32 hi, u32 D, int sh) {
 }
 
 __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
   int bx, by;
   tile_of(p.dw, TX, bx, by);
   const int x = bx + threadIdx.x;
@@ -342,17 +345,18 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
   const int kx = p.rsw, ky = p.rsh;
   const u32 D = (u32)(kx * ky);
   const int sh = (D & (D - 1)) == 0 ? __ffs((int)D) - 1 : -1;
-  u8 *const dcol = p.dst + (u64)x * 4;
-  if (kx == 2 && ky == 2 && (((unsigned long long)p.src | p.src_pitch) & 7) == 0) {
+  u8 *const dcol = im.dst + (u64)x * 4;
+  if (kx == 2 && ky == 2 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0) {
     /* the common 2x2 case: two 8-byte loads per pixel, all rows in flight */
-    const uint2 *const scol = (const uint2 *)p.src + x;
+    const uint2 *const scol = (const uint2 *)im.src + x;
+    const u64 sp = im.src_pitch;
     uint2 a[ROWS], b[ROWS];
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const int y = min(by + (int)threadIdx.y + r * TY, p.dh - 1);
-      const u8 *row = (const u8 *)scol + (u64)(2 * y) * p.src_pitch;
+      const u8 *row = (const u8 *)scol + (u64)(2 * y) * sp;
       a[r] = __ldg((const uint2 *)row);
-      b[r] = __ldg((const uint2 *)(row + p.src_pitch));
+      b[r] = __ldg((const uint2 *)(row + sp));
     }
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
@@ -362,19 +366,19 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
       sum_px(a[r].y, lo, hi);
       sum_px(b[r].x, lo, hi);
       sum_px(b[r].y, lo, hi);
-      if (y < p.dh) *(u32 *)(dcol + (u64)y * p.dst_pitch) = area_round(lo, hi, 4, 2);
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, 4, 2);
     }
     return;
   }
-  const u32 *const scol = (const u32 *)p.src + (u64)x * kx;
+  const u32 *const scol = (const u32 *)im.src + (u64)x * kx;
 #pragma unroll 1
   for (int r = 0; r < ROWS; r++) {
     const int y = by + threadIdx.y + r * TY;
     if (y >= p.dh) break;
-    const u8 *row = (const u8 *)scol + (u64)y * ky * p.src_pitch;
+    const u8 *row = (const u8 *)scol + (u64)y * ky * im.src_pitch;
     u32 lo = 0, hi = 0;
 #pragma unroll 1
-    for (int j = 0; j < ky; j++, row += p.src_pitch) {
+    for (int j = 0; j < ky; j++, row += im.src_pitch) {
       int i = 0;
 #pragma unroll 1
       for (; i + 4 <= kx; i += 4) {
@@ -388,12 +392,13 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
 #pragma unroll 1
       for (; i < kx; i++) sum_px(__ldg((const u32 *)row + i), lo, hi);
     }
-    *(u32 *)(dcol + (u64)y * p.dst_pitch) = area_round(lo, hi, D, sh);
+    *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, D, sh);
   }
 }
 
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
   int bx, by;
   tile_of(p.dw, TX, bx, by);
@@ -408,7 +413,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
     if (y >= p.dh) break;
     float v[C];
     if (MODE == MODE_NEAREST) {
-      ldf<C>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx], v);
+      ldf<C>(im.src + (u64)ys[ly] * im.src_pitch, xs[lx], v);
     } else if (MODE == MODE_LINEAR) {
       int x0 = xs[lx], y0 = ys[ly];
       int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
@@ -416,7 +421,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
       /* integer weights (ONE - a) * (ONE - b) <= 2^22: exact in float */
       float w00 = __fmul_rn(ONE - ax, ONE - ay), w01 = __fmul_rn(ax, ONE - ay);
       float w10 = __fmul_rn(ONE - ax, ay), w11 = __fmul_rn(ax, ay);
-      const u8 *r0 = p.src + (u64)y0 * p.src_pitch, *r1 = p.src + (u64)y1 * p.src_pitch;
+      const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = im.src + (u64)y1 * im.src_pitch;
       float p00[C], p01[C], p10[C], p11[C];
       ldf<C>(r0, x0, p00);
       ldf<C>(r0, x1, p01);
@@ -439,7 +444,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
       for (int c = 0; c < C; c++) s[c].hi = s[c].lo = 0.0f;
       for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
         const float wy = (float)area_w(j, p.rdh, loy, hiy);
-        const u8 *row = p.src + (u64)j * p.src_pitch;
+        const u8 *row = im.src + (u64)j * im.src_pitch;
         df h[C];
 #pragma unroll
         for (int c = 0; c < C; c++) h[c].hi = h[c].lo = 0.0f;
@@ -460,7 +465,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
 #pragma unroll
       for (int c = 0; c < C; c++) v[c] = __fdiv_rn(df_value(s[c]), D);
     }
-    float *q = (float *)(p.dst + (u64)y * p.dst_pitch) + (u64)x * C;
+    float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
 #pragma unroll
     for (int c = 0; c < C; c++) q[c] = v[c];
   }
