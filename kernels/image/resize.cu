@@ -115,6 +115,14 @@ __device__ __forceinline__ u32 area_w(long long i, long long rdn, long long lo, 
   return (u32)((b < hi ? b : hi) - (a > lo ? a : lo));
 }
 
+/* n / d, exactly, for n < 2^32 and d >= 2 with inv = floor(2^32 / d): the
+ * estimate umulhi(n, inv) is q or q - 1 (inv > 2^32/d - 1 and n < 2^32), so
+ * one correction step gives q; a few instructions instead of a division. */
+__device__ __forceinline__ u32 div_inv(u32 n, u32 d, u32 inv) {
+  const u32 q = __umulhi(n, inv);
+  return q + (n - q * d >= d ? 1u : 0u);
+}
+
 /* ------------------------------------------------------------ pixel access */
 
 template <int C, bool VEC>
@@ -155,6 +163,40 @@ __device__ __forceinline__ void st8(u8 *q, const u8 *out, int n, int vec) {
 }
 
 /* ------------------------------------------------------------ resize */
+
+/* One 8-bit area pixel where p.area32 holds (the host checked (sn+1)*rdn <
+ * 2^31 on both axes and 511 * area_d < 2^32): window bounds, overlaps and
+ * sums in 32 bits (h <= 255*rsw, S <= 255*area_d), the rounding division by
+ * reciprocal. The same integers as the 64-bit path; i0, j0 are the window's
+ * first source column and row. */
+template <int C, bool VEC>
+__device__ __forceinline__ void area_px32(const jet__resize_params &p, const jet__resize_image &im,
+                                          int x, int y, int i0, int j0, u32 *v) {
+  const int lox = x * p.rsw, hix = lox + p.rsw;
+  const int loy = y * p.rsh, hiy = loy + p.rsh;
+  u32 s[C];
+#pragma unroll
+  for (int c = 0; c < C; c++) s[c] = 0;
+  for (int j = j0, a = j0 * p.rdh; a < hiy; j++, a += p.rdh) {
+    const u32 wy = (u32)(min(a + p.rdh, hiy) - max(a, loy));
+    const u8 *row = im.src + (u64)j * im.src_pitch;
+    u32 h[C];
+#pragma unroll
+    for (int c = 0; c < C; c++) h[c] = 0;
+    for (int i = i0, b = i0 * p.rdw; b < hix; i++, b += p.rdw) {
+      const u32 wx = (u32)(min(b + p.rdw, hix) - max(b, lox));
+      u32 q[C];
+      ld8<C, VEC>(row, i, q);
+#pragma unroll
+      for (int c = 0; c < C; c++) h[c] += wx * q[c];
+    }
+#pragma unroll
+    for (int c = 0; c < C; c++) s[c] += wy * h[c];
+  }
+  const u32 D = (u32)p.area_d;
+#pragma unroll
+  for (int c = 0; c < C; c++) v[c] = div_inv(2u * s[c] + D, 2u * D, p.area_inv);
+}
 
 /* The tile of this block: blocks run along grid x in row-major tile order. */
 __device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by) {
@@ -206,6 +248,8 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
                   ay * ((ONE - ax) * p10[c] + ax * p11[c]);
           v[c] = (t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
         }
+      } else if (p.area32) {
+        area_px32<C, VEC>(p, im, x + g, y, xs[lx + g], ys[ly], v);
       } else {
         const long long lox = (long long)(x + g) * p.rsw, hix = lox + p.rsw;
         const long long loy = (long long)y * p.rsh, hiy = loy + p.rsh;
@@ -472,17 +516,23 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
 }
 
 /* The 4-byte load path is chosen once per launch (uniform), not per tap. */
-#define RESIZE_U8(name, C, G, MODE)                                                  \
-  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { \
-    if constexpr (C == 4) {                                                          \
-      if (p.src_vec)                                                                 \
-        resize_u8<C, G, MODE, true>(p);                                              \
-      else                                                                           \
-        resize_u8<C, G, MODE, false>(p);                                             \
-    } else {                                                                         \
-      resize_u8<C, G, MODE, false>(p);                                               \
-    }                                                                                \
+#define RESIZE_U8_BODY(C, G, MODE)        \
+  {                                       \
+    if constexpr (C == 4) {               \
+      if (p.src_vec)                      \
+        resize_u8<C, G, MODE, true>(p);   \
+      else                                \
+        resize_u8<C, G, MODE, false>(p);  \
+    } else {                              \
+      resize_u8<C, G, MODE, false>(p);    \
+    }                                     \
   }
+#define RESIZE_U8(name, C, G, MODE) \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE)
+/* Area: at most 64 registers (4 blocks per SM), which the window loops of
+ * both paths fit without spilling (the default heuristic spilled). */
+#define RESIZE_U8_AREA(name, C, G) \
+  extern "C" __global__ void __launch_bounds__(TX * TY, 4) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE_AREA)
 /* RGBA8 fast paths, chosen by the launcher (lib/image/resize.c) when source
  * and destination rows are 4-byte aligned (area: integer factors, kx*ky <=
  * 256); separate kernels so that each gets its own register budget. */
@@ -500,13 +550,13 @@ extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_area_int(jet__resize
 
 RESIZE_U8(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
-RESIZE_U8(jet_resize_u8c1_area, 1, 4, MODE_AREA)
+RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
 RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR)
-RESIZE_U8(jet_resize_u8c3_area, 3, 4, MODE_AREA)
+RESIZE_U8_AREA(jet_resize_u8c3_area, 3, 4)
 RESIZE_U8(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR)
-RESIZE_U8(jet_resize_u8c4_area, 4, 1, MODE_AREA)
+RESIZE_U8_AREA(jet_resize_u8c4_area, 4, 1)
 RESIZE_F32(jet_resize_f32c1_nearest, 1, MODE_NEAREST)
 RESIZE_F32(jet_resize_f32c1_linear, 1, MODE_LINEAR)
 RESIZE_F32(jet_resize_f32c1_area, 1, MODE_AREA)

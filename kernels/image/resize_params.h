@@ -35,6 +35,10 @@ typedef struct jet__resize_params {
   int rsw, rdw, rsh, rdh;
   unsigned long long area_d;
   int area_wide;
+  /* area32: 8-bit window arithmetic fits 32 bits ((sw+1)*rdw, (sh+1)*rdh
+   * < 2^31 and !area_wide); area_inv = floor(2^32 / (2 * area_d)) then */
+  int area32;
+  unsigned area_inv;
   int count; /* pairs in img (= gridDim.z) */
   jet__resize_image img[JET_RS_BATCH];
 } jet__resize_params;

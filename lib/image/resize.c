@@ -104,6 +104,9 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     /* both < 2^31, so the product fits 64 bits; 511 * D < 2^32 keeps 8-bit sums in 32 bits */
     p.area_d = (unsigned long long)p.rsw * (unsigned long long)p.rsh;
     p.area_wide = p.area_d >= 0xffffffffull / 511;
+    p.area32 = !p.area_wide && ((unsigned long long)p.sw + 1) * (unsigned)p.rdw < 0x80000000ull &&
+               ((unsigned long long)p.sh + 1) * (unsigned)p.rdh < 0x80000000ull;
+    if (p.area32) p.area_inv = (unsigned)((1ull << 32) / (2 * p.area_d));
   }
   char name[48];
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
