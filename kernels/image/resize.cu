@@ -15,6 +15,12 @@
  * RGBA8 with aligned rows has its own kernels (jet_resize_u8c4v_*, chosen by
  * the launcher): nearest and bilinear issue all of a thread's loads before
  * any store; area by integer factors sums packed words without weights.
+ * Their threads write JET_RS_ROWS_C4 (2) rows, tiles 32 x 16: a 960x540
+ * destination is 1020 blocks, about one full wave of 8 blocks on each of an
+ * H100's 132 SMs, where 32-row tiles left half of every SM idle.
+ *
+ * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
+ * p.img[blockIdx.z] its planes; a single resize is a batch of one.
  *
  * Float sums (bilinear, area, remap) carry their rounding error along
  * (compensated products and sums with explicitly rounded intrinsics, which no
@@ -33,6 +39,10 @@ typedef unsigned long long u64;
 #define TY JET_RS_TY
 #define ROWS JET_RS_ROWS
 #define TH (TY * ROWS)
+/* The RGBA8 fast kernels (jet_resize_u8c4v_*): fewer rows per thread, so
+ * that destinations of 720p to 1080p fill a whole wave of 8 blocks per SM */
+#define RC4 JET_RS_ROWS_C4
+#define TH_C4 (TY * RC4)
 
 #define MODE_NEAREST 0
 #define MODE_LINEAR 1
@@ -80,12 +90,12 @@ __device__ __forceinline__ bool coord_fit32(int dn, int sn) {
  * fraction) or the first source index of the area window. Entries past the
  * image edge get the last row's or column's values (valid addresses, so that
  * loads may be issued before the bounds test of the store). */
-template <int MODE>
+template <int MODE, int TILE_H = TH>
 __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx, int by, int tw,
                                             int *xs, int *xa, int *ys, int *ya) {
   int tid = threadIdx.y * TX + threadIdx.x;
   const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
-  for (int i = tid; i < tw + TH; i += TX * TY) {
+  for (int i = tid; i < tw + TILE_H; i += TX * TY) {
     int col = i < tw;
     int d = col ? bx + i : by + (i - tw);
     int dn = col ? p.dw : p.dh, sn = col ? p.sw : p.sh;
@@ -199,10 +209,10 @@ __device__ __forceinline__ void area_px32(const jet__resize_params &p, const jet
 }
 
 /* The tile of this block: blocks run along grid x in row-major tile order. */
-__device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by) {
+__device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by, int th = TH) {
   int tiles_x = (dw + tw - 1) / tw;
   bx = (int)(blockIdx.x % (unsigned)tiles_x) * tw;
-  by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
+  by = (int)(blockIdx.x / (unsigned)tiles_x) * th;
 }
 
 template <int C, int G, int MODE, bool VEC>
@@ -319,38 +329,38 @@ __device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair
 template <int MODE>
 __device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
-  __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
+  __shared__ int xs[TX], xa[TX], ys[TH_C4], ya[TH_C4];
   int bx, by;
-  tile_of(p.dw, TX, bx, by);
-  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya);
+  tile_of(p.dw, TX, bx, by, TH_C4);
+  fill_tables<MODE, TH_C4>(p, bx, by, TX, xs, xa, ys, ya);
   __syncthreads();
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
   u8 *const dcol = im.dst + (u64)x * 4;
   if (MODE == MODE_NEAREST) {
     const u32 *const scol = (const u32 *)im.src + xs[lx];
-    u32 v[ROWS];
+    u32 v[RC4];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++)
+    for (int r = 0; r < RC4; r++)
       v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * im.src_pitch));
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y = by + threadIdx.y + r * TY;
       if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = v[r];
     }
   } else {
     const int x0 = xs[lx], x1 = min(x0 + 1, p.sw - 1);
     const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0;
-    u32 t[ROWS][4];
+    u32 t[RC4][4];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y0 = ys[threadIdx.y + r * TY], y1 = min(y0 + 1, p.sh - 1);
       ld_pair(im.src + (u64)y0 * im.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
       ld_pair(im.src + (u64)y1 * im.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
     }
     const u32 ax = (u32)xa[lx];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int ly = threadIdx.y + r * TY, y = by + ly;
       if (y < p.dh)
         *(u32 *)(dcol + (u64)y * im.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
@@ -383,7 +393,7 @@ __device__ __forceinline__ u32 area_round(u32 lo, u32 hi, u32 D, int sh) {
 __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
   int bx, by;
-  tile_of(p.dw, TX, bx, by);
+  tile_of(p.dw, TX, bx, by, TH_C4);
   const int x = bx + threadIdx.x;
   if (x >= p.dw) return;
   const int kx = p.rsw, ky = p.rsh;
@@ -394,16 +404,16 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
     /* the common 2x2 case: two 8-byte loads per pixel, all rows in flight */
     const uint2 *const scol = (const uint2 *)im.src + x;
     const u64 sp = im.src_pitch;
-    uint2 a[ROWS], b[ROWS];
+    uint2 a[RC4], b[RC4];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y = min(by + (int)threadIdx.y + r * TY, p.dh - 1);
       const u8 *row = (const u8 *)scol + (u64)(2 * y) * sp;
       a[r] = __ldg((const uint2 *)row);
       b[r] = __ldg((const uint2 *)(row + sp));
     }
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y = by + threadIdx.y + r * TY;
       u32 lo = 0, hi = 0;
       sum_px(a[r].x, lo, hi);
@@ -416,7 +426,7 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
   }
   const u32 *const scol = (const u32 *)im.src + (u64)x * kx;
 #pragma unroll 1
-  for (int r = 0; r < ROWS; r++) {
+  for (int r = 0; r < RC4; r++) {
     const int y = by + threadIdx.y + r * TY;
     if (y >= p.dh) break;
     const u8 *row = (const u8 *)scol + (u64)y * ky * im.src_pitch;

@@ -14,6 +14,8 @@
 #define JET_RS_TX 32
 #define JET_RS_TY 8
 #define JET_RS_ROWS 4
+/* Rows per thread of the RGBA8 fast resize kernels (jet_resize_u8c4v_*). */
+#define JET_RS_ROWS_C4 2
 
 /* Most image pairs of one resize launch (JET_IMAGE_BATCH_MAX). */
 #define JET_RS_BATCH 16

@@ -40,12 +40,13 @@ static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
   return a;
 }
 
-/* Blocks along grid x, one per tile of @tile_w x (TY*ROWS) pixels; grid z
- * is the pair of a batch. */
-static jet_status grid_for(int dw, int dh, int tile_w, int count, jet_dim3 *grid, const char *fn) {
+/* Blocks along grid x, one per tile of @tile_w x (TY * @rows) pixels; grid
+ * z is the pair of a batch. */
+static jet_status grid_for(int dw, int dh, int tile_w, int rows, int count, jet_dim3 *grid,
+                           const char *fn) {
   unsigned long long tx = ((unsigned long long)dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
-  unsigned long long ty = ((unsigned long long)dh + JET_RS_TY * JET_RS_ROWS - 1) /
-                          (JET_RS_TY * JET_RS_ROWS);
+  unsigned long long th = (unsigned long long)JET_RS_TY * (unsigned)rows;
+  unsigned long long ty = ((unsigned long long)dh + th - 1) / th;
   if (tx * ty > 0x7fffffffull)
     return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
                       dw, dh, tx * ty);
@@ -112,15 +113,19 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
   /* RGBA8 fast kernels: aligned rows; area only for integer factors whose
    * box sum fits the packed 16-bit lanes (kx*ky <= 256) */
+  int rows = JET_RS_ROWS;
   if (channels == 4 && !is_float && p.src_vec && p.dst_vec) {
-    if (interp != JET_INTERP_AREA)
+    if (interp != JET_INTERP_AREA) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_%s", mode_names[interp]);
-    else if (p.rdw == 1 && p.rdh == 1 && p.area_d <= 256)
+      rows = JET_RS_ROWS_C4;
+    } else if (p.rdw == 1 && p.rdh == 1 && p.area_d <= 256) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_area_int");
+      rows = JET_RS_ROWS_C4;
+    }
   }
   int group = (!is_float && channels != 4) ? 4 : 1;
   jet_dim3 grid;
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, count, &grid, fn));
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, rows, count, &grid, fn));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
   void *args[] = {&p};
@@ -232,7 +237,7 @@ jet_status jet_remap(jet_stream stream, jet_image src, jet_image dst, const floa
   char name[32];
   snprintf(name, sizeof name, "jet_remap_%s", kind);
   jet_dim3 grid;
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, 1, &grid, __func__));
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_ROWS, 1, &grid, __func__));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
   void *args[] = {&p};
