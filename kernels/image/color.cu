@@ -22,6 +22,10 @@
  * aligned, else 32 lanes x 3 words. Without args.vec, and for the last
  * partial group of a row, the same code moves single bytes.
  *
+ * A batch (jet_convert_color_batch) is one launch: blockIdx.z picks the
+ * image pair, whose plane pointers and pitches are args.img[blockIdx.z];
+ * everything else is shared. A single conversion is a batch of one.
+ *
  * Warps whose 128 pixels all lie inside the image with args.vec set take a
  * separate instantiation (FAST) with no byte paths and no per-lane tests.
  * Each thread loops over row groups (grid.y is sized by the host for about
@@ -42,14 +46,23 @@ typedef unsigned char u8;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
-/* Mirrors struct jet__cc_args in lib/image/color.c field for field. */
-struct cc_args {
+/* Planes of one image pair of a batch. */
+struct cc_planes {
   const u8 *src[3];
   u8 *dst[3];
   u64 spitch[3];
   u64 dpitch[3];
+};
+
+#define CC_BATCH 16 /* JET_IMAGE_BATCH_MAX */
+
+/* Mirrors struct jet__cc_args in lib/image/color.c field for field. The
+ * coefficients are shared by the batch; img[blockIdx.z] holds one pair's
+ * planes (only the first count entries are set). 1656 bytes, well under the
+ * 4 KB kernel parameter limit; a kernel reads only its own entry. */
+struct cc_args {
   int width, height;
-  int vec;     /* 1: every plane meets the vector alignment of this kernel */
+  int vec;     /* 1: every plane of every pair meets the vector alignment of this kernel */
   u32 sel;     /* __byte_perm selector producing a destination pixel word */
   u32 rsel, gsel, bsel; /* byte offsets of R, G, B in a source pixel word */
   int uoff, voff, yoff; /* byte offsets of U, V, Y0 in a source chroma or YUYV word */
@@ -57,9 +70,10 @@ struct cc_args {
   int gy, gadd;                      /* YUV luma -> GRAY8 */
   int yr, yg, yb, yadd;              /* RGB -> Y or GRAY8 */
   int ur, ug, ub, vr, vg, vb, uvadd; /* 2x2 RGB sums -> U, V */
-  int unused_;                       /* explicit tail padding */
+  int count;                         /* pairs in img (= gridDim.z) */
+  cc_planes img[CC_BATCH];
 };
-static_assert(sizeof(cc_args) == 216, "cc_args layout differs from lib/image/color.c");
+static_assert(sizeof(cc_args) == 120 + 96 * CC_BATCH, "cc_args layout differs from lib/image/color.c");
 
 enum { S_SP420, S_P420, S_Y420, S_P422, S_C3, S_C4, S_G };
 enum { D_C4, D_C3, D_G, D_SP420, D_P420 };
@@ -278,13 +292,14 @@ __device__ __forceinline__ void cc_body(const cc_args &a) {
   /* Per plane the thread's column (set up once) plus row * pitch per row:
    * one wide multiply-add per pointer and row, no per-row index math. */
   const int rstep = gridDim.y * CC_WARPS; /* row groups per iteration */
-  const u64 sp0 = a.spitch[0], dp0 = a.dpitch[0];
-  const u8 *const s0c = a.src[0] + (u64)x0 * SBPP;
-  const u8 *const s1c = S == S_SP420 ? a.src[1] + x0 : S == S_P420 ? a.src[1] + (x0 >> 1) : nullptr;
-  const u8 *const s2c = S == S_P420 ? a.src[2] + (x0 >> 1) : nullptr;
-  u8 *const d0c = a.dst[0] + (u64)x0 * DBPP;
-  u8 *const d1c = D == D_SP420 ? a.dst[1] + x0 : D == D_P420 ? a.dst[1] + (x0 >> 1) : nullptr;
-  u8 *const d2c = D == D_P420 ? a.dst[2] + (x0 >> 1) : nullptr;
+  const cc_planes &im = a.img[blockIdx.z];
+  const u64 sp0 = im.spitch[0], dp0 = im.dpitch[0];
+  const u8 *const s0c = im.src[0] + (u64)x0 * SBPP;
+  const u8 *const s1c = S == S_SP420 ? im.src[1] + x0 : S == S_P420 ? im.src[1] + (x0 >> 1) : nullptr;
+  const u8 *const s2c = S == S_P420 ? im.src[2] + (x0 >> 1) : nullptr;
+  u8 *const d0c = im.dst[0] + (u64)x0 * DBPP;
+  u8 *const d1c = D == D_SP420 ? im.dst[1] + x0 : D == D_P420 ? im.dst[1] + (x0 >> 1) : nullptr;
+  u8 *const d2c = D == D_P420 ? im.dst[2] + (x0 >> 1) : nullptr;
 
   yuv_k yk;
   if constexpr (YUV && D != D_G) yk = mk_yuv_k(a);
@@ -298,17 +313,17 @@ __device__ __forceinline__ void cc_body(const cc_args &a) {
   /* FAST RGB8 rows go through shared memory and out as 24 lanes x 16 bytes
    * where the rows are 16-byte aligned (wx0 * 3 is a multiple of 384), else
    * as 32 lanes x 3 words */
-  const bool al16 = (((unsigned long long)a.dst[0] | dp0) & 15u) == 0;
+  const bool al16 = (((unsigned long long)im.dst[0] | dp0) & 15u) == 0;
 
   for (; ry < nrows; ry += rstep) {
     const u8 *const s0 = s0c + (u64)(ry * ROWS) * sp0;
     u8 *const d0 = d0c + (u64)(ry * ROWS) * dp0;
     const u8 *s1 = nullptr, *s2 = nullptr;
     u8 *d1 = nullptr, *d2 = nullptr;
-    if constexpr (S == S_SP420 || S == S_P420) s1 = s1c + (u64)ry * a.spitch[1];
-    if constexpr (S == S_P420) s2 = s2c + (u64)ry * a.spitch[2];
-    if constexpr (D == D_SP420 || D == D_P420) d1 = d1c + (u64)ry * a.dpitch[1];
-    if constexpr (D == D_P420) d2 = d2c + (u64)ry * a.dpitch[2];
+    if constexpr (S == S_SP420 || S == S_P420) s1 = s1c + (u64)ry * im.spitch[1];
+    if constexpr (S == S_P420) s2 = s2c + (u64)ry * im.spitch[2];
+    if constexpr (D == D_SP420 || D == D_P420) d1 = d1c + (u64)ry * im.dpitch[1];
+    if constexpr (D == D_P420) d2 = d2c + (u64)ry * im.dpitch[2];
     /* destination pixel words (C4, C3), or Q16 values whose byte 2 is the grey/luma result (G, 4:2:0) */
     u32 d[ROWS][4];
     u32 sr[2] = {0, 0}, sg[2] = {0, 0}, sb[2] = {0, 0}; /* 2x2 sums for a 4:2:0 destination */

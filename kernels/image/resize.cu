@@ -15,6 +15,12 @@
  * RGBA8 with aligned rows has its own kernels (jet_resize_u8c4v_*, chosen by
  * the launcher): nearest and bilinear issue all of a thread's loads before
  * any store; area by integer factors sums packed words without weights.
+ * Their threads write JET_RS_ROWS_C4 (2) rows, tiles 32 x 16: a 960x540
+ * destination is 1020 blocks, about one full wave of 8 blocks on each of an
+ * H100's 132 SMs, where 32-row tiles left half of every SM idle.
+ *
+ * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
+ * p.img[blockIdx.z] its planes; a single resize is a batch of one.
  *
  * Float sums (bilinear, area, remap) carry their rounding error along
  * (compensated products and sums with explicitly rounded intrinsics, which no
@@ -33,6 +39,10 @@ typedef unsigned long long u64;
 #define TY JET_RS_TY
 #define ROWS JET_RS_ROWS
 #define TH (TY * ROWS)
+/* The RGBA8 fast kernels (jet_resize_u8c4v_*): fewer rows per thread, so
+ * that destinations of 720p to 1080p fill a whole wave of 8 blocks per SM */
+#define RC4 JET_RS_ROWS_C4
+#define TH_C4 (TY * RC4)
 
 #define MODE_NEAREST 0
 #define MODE_LINEAR 1
@@ -80,12 +90,12 @@ __device__ __forceinline__ bool coord_fit32(int dn, int sn) {
  * fraction) or the first source index of the area window. Entries past the
  * image edge get the last row's or column's values (valid addresses, so that
  * loads may be issued before the bounds test of the store). */
-template <int MODE>
+template <int MODE, int TILE_H = TH>
 __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx, int by, int tw,
                                             int *xs, int *xa, int *ys, int *ya) {
   int tid = threadIdx.y * TX + threadIdx.x;
   const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
-  for (int i = tid; i < tw + TH; i += TX * TY) {
+  for (int i = tid; i < tw + TILE_H; i += TX * TY) {
     int col = i < tw;
     int d = col ? bx + i : by + (i - tw);
     int dn = col ? p.dw : p.dh, sn = col ? p.sw : p.sh;
@@ -113,6 +123,14 @@ __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx,
 __device__ __forceinline__ u32 area_w(long long i, long long rdn, long long lo, long long hi) {
   long long a = i * rdn, b = a + rdn;
   return (u32)((b < hi ? b : hi) - (a > lo ? a : lo));
+}
+
+/* n / d, exactly, for n < 2^32 and d >= 2 with inv = floor(2^32 / d): the
+ * estimate umulhi(n, inv) is q or q - 1 (inv > 2^32/d - 1 and n < 2^32), so
+ * one correction step gives q; a few instructions instead of a division. */
+__device__ __forceinline__ u32 div_inv(u32 n, u32 d, u32 inv) {
+  const u32 q = __umulhi(n, inv);
+  return q + (n - q * d >= d ? 1u : 0u);
 }
 
 /* ------------------------------------------------------------ pixel access */
@@ -156,15 +174,50 @@ __device__ __forceinline__ void st8(u8 *q, const u8 *out, int n, int vec) {
 
 /* ------------------------------------------------------------ resize */
 
+/* One 8-bit area pixel where p.area32 holds (the host checked (sn+1)*rdn <
+ * 2^31 on both axes and 511 * area_d < 2^32): window bounds, overlaps and
+ * sums in 32 bits (h <= 255*rsw, S <= 255*area_d), the rounding division by
+ * reciprocal. The same integers as the 64-bit path; i0, j0 are the window's
+ * first source column and row. */
+template <int C, bool VEC>
+__device__ __forceinline__ void area_px32(const jet__resize_params &p, const jet__resize_image &im,
+                                          int x, int y, int i0, int j0, u32 *v) {
+  const int lox = x * p.rsw, hix = lox + p.rsw;
+  const int loy = y * p.rsh, hiy = loy + p.rsh;
+  u32 s[C];
+#pragma unroll
+  for (int c = 0; c < C; c++) s[c] = 0;
+  for (int j = j0, a = j0 * p.rdh; a < hiy; j++, a += p.rdh) {
+    const u32 wy = (u32)(min(a + p.rdh, hiy) - max(a, loy));
+    const u8 *row = im.src + (u64)j * im.src_pitch;
+    u32 h[C];
+#pragma unroll
+    for (int c = 0; c < C; c++) h[c] = 0;
+    for (int i = i0, b = i0 * p.rdw; b < hix; i++, b += p.rdw) {
+      const u32 wx = (u32)(min(b + p.rdw, hix) - max(b, lox));
+      u32 q[C];
+      ld8<C, VEC>(row, i, q);
+#pragma unroll
+      for (int c = 0; c < C; c++) h[c] += wx * q[c];
+    }
+#pragma unroll
+    for (int c = 0; c < C; c++) s[c] += wy * h[c];
+  }
+  const u32 D = (u32)p.area_d;
+#pragma unroll
+  for (int c = 0; c < C; c++) v[c] = div_inv(2u * s[c] + D, 2u * D, p.area_inv);
+}
+
 /* The tile of this block: blocks run along grid x in row-major tile order. */
-__device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by) {
+__device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by, int th = TH) {
   int tiles_x = (dw + tw - 1) / tw;
   bx = (int)(blockIdx.x % (unsigned)tiles_x) * tw;
-  by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
+  by = (int)(blockIdx.x / (unsigned)tiles_x) * th;
 }
 
 template <int C, int G, int MODE, bool VEC>
 __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
   int bx, by;
   tile_of(p.dw, TX * G, bx, by);
@@ -188,12 +241,12 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
 #pragma unroll
         for (int c = 0; c < C; c++) v[c] = 0;
       } else if (MODE == MODE_NEAREST) {
-        ld8<C, VEC>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx + g], v);
+        ld8<C, VEC>(im.src + (u64)ys[ly] * im.src_pitch, xs[lx + g], v);
       } else if (MODE == MODE_LINEAR) {
         int x0 = xs[lx + g], y0 = ys[ly];
         int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
         u32 ax = (u32)xa[lx + g], ay = (u32)ya[ly];
-        const u8 *r0 = p.src + (u64)y0 * p.src_pitch, *r1 = p.src + (u64)y1 * p.src_pitch;
+        const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = im.src + (u64)y1 * im.src_pitch;
         u32 p00[C], p01[C], p10[C], p11[C];
         ld8<C, VEC>(r0, x0, p00);
         ld8<C, VEC>(r0, x1, p01);
@@ -205,6 +258,8 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
                   ay * ((ONE - ax) * p10[c] + ax * p11[c]);
           v[c] = (t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
         }
+      } else if (p.area32) {
+        area_px32<C, VEC>(p, im, x + g, y, xs[lx + g], ys[ly], v);
       } else {
         const long long lox = (long long)(x + g) * p.rsw, hix = lox + p.rsw;
         const long long loy = (long long)y * p.rsh, hiy = loy + p.rsh;
@@ -213,7 +268,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
         for (int c = 0; c < C; c++) s[c] = 0;
         for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
           const u32 wy = area_w(j, p.rdh, loy, hiy);
-          const u8 *row = p.src + (u64)j * p.src_pitch;
+          const u8 *row = im.src + (u64)j * im.src_pitch;
           u64 h[C];
 #pragma unroll
           for (int c = 0; c < C; c++) h[c] = 0;
@@ -238,7 +293,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
 #pragma unroll
       for (int c = 0; c < C; c++) out[g * C + c] = (u8)v[c];
     }
-    st8<C, G>(p.dst + (u64)y * p.dst_pitch + (u64)x * C, out, n, p.dst_vec);
+    st8<C, G>(im.dst + (u64)y * im.dst_pitch + (u64)x * C, out, n, p.dst_vec);
   }
 }
 
@@ -273,41 +328,42 @@ __device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair
 
 template <int MODE>
 __device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
-  __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
+  const jet__resize_image &im = p.img[blockIdx.z];
+  __shared__ int xs[TX], xa[TX], ys[TH_C4], ya[TH_C4];
   int bx, by;
-  tile_of(p.dw, TX, bx, by);
-  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya);
+  tile_of(p.dw, TX, bx, by, TH_C4);
+  fill_tables<MODE, TH_C4>(p, bx, by, TX, xs, xa, ys, ya);
   __syncthreads();
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
-  u8 *const dcol = p.dst + (u64)x * 4;
+  u8 *const dcol = im.dst + (u64)x * 4;
   if (MODE == MODE_NEAREST) {
-    const u32 *const scol = (const u32 *)p.src + xs[lx];
-    u32 v[ROWS];
+    const u32 *const scol = (const u32 *)im.src + xs[lx];
+    u32 v[RC4];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++)
-      v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * p.src_pitch));
+    for (int r = 0; r < RC4; r++)
+      v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * im.src_pitch));
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y = by + threadIdx.y + r * TY;
-      if (y < p.dh) *(u32 *)(dcol + (u64)y * p.dst_pitch) = v[r];
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = v[r];
     }
   } else {
     const int x0 = xs[lx], x1 = min(x0 + 1, p.sw - 1);
-    const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)p.src | p.src_pitch) & 7) == 0;
-    u32 t[ROWS][4];
+    const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0;
+    u32 t[RC4][4];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y0 = ys[threadIdx.y + r * TY], y1 = min(y0 + 1, p.sh - 1);
-      ld_pair(p.src + (u64)y0 * p.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
-      ld_pair(p.src + (u64)y1 * p.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
+      ld_pair(im.src + (u64)y0 * im.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
+      ld_pair(im.src + (u64)y1 * im.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
     }
     const u32 ax = (u32)xa[lx];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int ly = threadIdx.y + r * TY, y = by + ly;
       if (y < p.dh)
-        *(u32 *)(dcol + (u64)y * p.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
+        *(u32 *)(dcol + (u64)y * im.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
     }
   }
 }
@@ -335,46 +391,48 @@ __device__ __forceinline__ u32 area_round(u32 lo, u32 hi, u32 D, int sh) {
 }
 
 __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
   int bx, by;
-  tile_of(p.dw, TX, bx, by);
+  tile_of(p.dw, TX, bx, by, TH_C4);
   const int x = bx + threadIdx.x;
   if (x >= p.dw) return;
   const int kx = p.rsw, ky = p.rsh;
   const u32 D = (u32)(kx * ky);
   const int sh = (D & (D - 1)) == 0 ? __ffs((int)D) - 1 : -1;
-  u8 *const dcol = p.dst + (u64)x * 4;
-  if (kx == 2 && ky == 2 && (((unsigned long long)p.src | p.src_pitch) & 7) == 0) {
+  u8 *const dcol = im.dst + (u64)x * 4;
+  if (kx == 2 && ky == 2 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0) {
     /* the common 2x2 case: two 8-byte loads per pixel, all rows in flight */
-    const uint2 *const scol = (const uint2 *)p.src + x;
-    uint2 a[ROWS], b[ROWS];
+    const uint2 *const scol = (const uint2 *)im.src + x;
+    const u64 sp = im.src_pitch;
+    uint2 a[RC4], b[RC4];
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y = min(by + (int)threadIdx.y + r * TY, p.dh - 1);
-      const u8 *row = (const u8 *)scol + (u64)(2 * y) * p.src_pitch;
+      const u8 *row = (const u8 *)scol + (u64)(2 * y) * sp;
       a[r] = __ldg((const uint2 *)row);
-      b[r] = __ldg((const uint2 *)(row + p.src_pitch));
+      b[r] = __ldg((const uint2 *)(row + sp));
     }
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
+    for (int r = 0; r < RC4; r++) {
       const int y = by + threadIdx.y + r * TY;
       u32 lo = 0, hi = 0;
       sum_px(a[r].x, lo, hi);
       sum_px(a[r].y, lo, hi);
       sum_px(b[r].x, lo, hi);
       sum_px(b[r].y, lo, hi);
-      if (y < p.dh) *(u32 *)(dcol + (u64)y * p.dst_pitch) = area_round(lo, hi, 4, 2);
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, 4, 2);
     }
     return;
   }
-  const u32 *const scol = (const u32 *)p.src + (u64)x * kx;
+  const u32 *const scol = (const u32 *)im.src + (u64)x * kx;
 #pragma unroll 1
-  for (int r = 0; r < ROWS; r++) {
+  for (int r = 0; r < RC4; r++) {
     const int y = by + threadIdx.y + r * TY;
     if (y >= p.dh) break;
-    const u8 *row = (const u8 *)scol + (u64)y * ky * p.src_pitch;
+    const u8 *row = (const u8 *)scol + (u64)y * ky * im.src_pitch;
     u32 lo = 0, hi = 0;
 #pragma unroll 1
-    for (int j = 0; j < ky; j++, row += p.src_pitch) {
+    for (int j = 0; j < ky; j++, row += im.src_pitch) {
       int i = 0;
 #pragma unroll 1
       for (; i + 4 <= kx; i += 4) {
@@ -388,12 +446,13 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
 #pragma unroll 1
       for (; i < kx; i++) sum_px(__ldg((const u32 *)row + i), lo, hi);
     }
-    *(u32 *)(dcol + (u64)y * p.dst_pitch) = area_round(lo, hi, D, sh);
+    *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, D, sh);
   }
 }
 
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
   int bx, by;
   tile_of(p.dw, TX, bx, by);
@@ -408,7 +467,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
     if (y >= p.dh) break;
     float v[C];
     if (MODE == MODE_NEAREST) {
-      ldf<C>(p.src + (u64)ys[ly] * p.src_pitch, xs[lx], v);
+      ldf<C>(im.src + (u64)ys[ly] * im.src_pitch, xs[lx], v);
     } else if (MODE == MODE_LINEAR) {
       int x0 = xs[lx], y0 = ys[ly];
       int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
@@ -416,7 +475,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
       /* integer weights (ONE - a) * (ONE - b) <= 2^22: exact in float */
       float w00 = __fmul_rn(ONE - ax, ONE - ay), w01 = __fmul_rn(ax, ONE - ay);
       float w10 = __fmul_rn(ONE - ax, ay), w11 = __fmul_rn(ax, ay);
-      const u8 *r0 = p.src + (u64)y0 * p.src_pitch, *r1 = p.src + (u64)y1 * p.src_pitch;
+      const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = im.src + (u64)y1 * im.src_pitch;
       float p00[C], p01[C], p10[C], p11[C];
       ldf<C>(r0, x0, p00);
       ldf<C>(r0, x1, p01);
@@ -439,7 +498,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
       for (int c = 0; c < C; c++) s[c].hi = s[c].lo = 0.0f;
       for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
         const float wy = (float)area_w(j, p.rdh, loy, hiy);
-        const u8 *row = p.src + (u64)j * p.src_pitch;
+        const u8 *row = im.src + (u64)j * im.src_pitch;
         df h[C];
 #pragma unroll
         for (int c = 0; c < C; c++) h[c].hi = h[c].lo = 0.0f;
@@ -460,24 +519,30 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
 #pragma unroll
       for (int c = 0; c < C; c++) v[c] = __fdiv_rn(df_value(s[c]), D);
     }
-    float *q = (float *)(p.dst + (u64)y * p.dst_pitch) + (u64)x * C;
+    float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
 #pragma unroll
     for (int c = 0; c < C; c++) q[c] = v[c];
   }
 }
 
 /* The 4-byte load path is chosen once per launch (uniform), not per tap. */
-#define RESIZE_U8(name, C, G, MODE)                                                  \
-  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { \
-    if constexpr (C == 4) {                                                          \
-      if (p.src_vec)                                                                 \
-        resize_u8<C, G, MODE, true>(p);                                              \
-      else                                                                           \
-        resize_u8<C, G, MODE, false>(p);                                             \
-    } else {                                                                         \
-      resize_u8<C, G, MODE, false>(p);                                               \
-    }                                                                                \
+#define RESIZE_U8_BODY(C, G, MODE)        \
+  {                                       \
+    if constexpr (C == 4) {               \
+      if (p.src_vec)                      \
+        resize_u8<C, G, MODE, true>(p);   \
+      else                                \
+        resize_u8<C, G, MODE, false>(p);  \
+    } else {                              \
+      resize_u8<C, G, MODE, false>(p);    \
+    }                                     \
   }
+#define RESIZE_U8(name, C, G, MODE) \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE)
+/* Area: at most 64 registers (4 blocks per SM), which the window loops of
+ * both paths fit without spilling (the default heuristic spilled). */
+#define RESIZE_U8_AREA(name, C, G) \
+  extern "C" __global__ void __launch_bounds__(TX * TY, 4) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE_AREA)
 /* RGBA8 fast paths, chosen by the launcher (lib/image/resize.c) when source
  * and destination rows are 4-byte aligned (area: integer factors, kx*ky <=
  * 256); separate kernels so that each gets its own register budget. */
@@ -495,13 +560,13 @@ extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_area_int(jet__resize
 
 RESIZE_U8(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
-RESIZE_U8(jet_resize_u8c1_area, 1, 4, MODE_AREA)
+RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
 RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR)
-RESIZE_U8(jet_resize_u8c3_area, 3, 4, MODE_AREA)
+RESIZE_U8_AREA(jet_resize_u8c3_area, 3, 4)
 RESIZE_U8(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR)
-RESIZE_U8(jet_resize_u8c4_area, 4, 1, MODE_AREA)
+RESIZE_U8_AREA(jet_resize_u8c4_area, 4, 1)
 RESIZE_F32(jet_resize_f32c1_nearest, 1, MODE_NEAREST)
 RESIZE_F32(jet_resize_f32c1_linear, 1, MODE_LINEAR)
 RESIZE_F32(jet_resize_f32c1_area, 1, MODE_AREA)

@@ -14,18 +14,35 @@
 #define JET_RS_TX 32
 #define JET_RS_TY 8
 #define JET_RS_ROWS 4
+/* Rows per thread of the RGBA8 fast resize kernels (jet_resize_u8c4v_*). */
+#define JET_RS_ROWS_C4 2
 
-typedef struct jet__resize_params {
+/* Most image pairs of one resize launch (JET_IMAGE_BATCH_MAX). */
+#define JET_RS_BATCH 16
+
+/* One pair of a resize batch. */
+typedef struct jet__resize_image {
   const unsigned char *src;
   unsigned char *dst;
   unsigned long long src_pitch, dst_pitch;
+} jet__resize_image;
+
+/* Shared by every pair of the batch; img[blockIdx.z] holds one pair's
+ * planes (the first count entries are set). */
+typedef struct jet__resize_params {
   int sw, sh, dw, dh;
-  int src_vec, dst_vec; /* 1: 4-byte accesses of pixels are aligned (pointer and pitch) */
+  int src_vec, dst_vec; /* 1: 4-byte accesses of pixels are aligned (pointer and pitch) in every pair */
   /* area: sizes divided by gcd(sw, dw) and gcd(sh, dh); area_d = rsw * rsh;
    * area_wide: 1 when 8-bit sums need 64 bits (510 * area_d + area_d >= 2^32) */
   int rsw, rdw, rsh, rdh;
   unsigned long long area_d;
   int area_wide;
+  /* area32: 8-bit window arithmetic fits 32 bits ((sw+1)*rdw, (sh+1)*rdh
+   * < 2^31 and !area_wide); area_inv = floor(2^32 / (2 * area_d)) then */
+  int area32;
+  unsigned area_inv;
+  int count; /* pairs in img (= gridDim.z) */
+  jet__resize_image img[JET_RS_BATCH];
 } jet__resize_params;
 
 typedef struct jet__remap_params {

@@ -1,7 +1,8 @@
 /*
- * jet_convert_color: picks one kernel of kernels/image/color.cu for the format
- * pair, fills its arguments (coefficients, channel selectors, alignment) and
- * launches it.
+ * jet_convert_color and jet_convert_color_batch: pick one kernel of
+ * kernels/image/color.cu for the format pair, fill its arguments
+ * (coefficients, channel selectors, alignment, each pair's planes) and
+ * launch it once for the whole batch.
  */
 #include <string.h>
 
@@ -9,12 +10,15 @@
 #include "jetrt_kernels.h"
 #include "../../kernels/image/color_coeffs.h"
 
-/* Mirrors struct cc_args in kernels/image/color.cu field for field. */
-typedef struct jet__cc_args {
+typedef struct jet__cc_planes {
   const unsigned char *src[3];
   unsigned char *dst[3];
   unsigned long long spitch[3];
   unsigned long long dpitch[3];
+} jet__cc_planes;
+
+/* Mirrors struct cc_args in kernels/image/color.cu field for field. */
+typedef struct jet__cc_args {
   int width, height;
   int vec;
   unsigned sel;
@@ -24,9 +28,12 @@ typedef struct jet__cc_args {
   int gy, gadd;
   int yr, yg, yb, yadd;
   int ur, ug, ub, vr, vg, vb, uvadd;
-  int unused_;
+  int count;
+  jet__cc_planes img[JET_IMAGE_BATCH_MAX];
 } jet__cc_args;
-_Static_assert(sizeof(jet__cc_args) == 216, "jet__cc_args layout differs from color.cu");
+_Static_assert(JET_IMAGE_BATCH_MAX == 16, "color.cu's CC_BATCH is 16");
+_Static_assert(sizeof(jet__cc_args) == 120 + 96 * JET_IMAGE_BATCH_MAX,
+               "jet__cc_args layout differs from color.cu");
 
 #define CC_BLOCK_X 32u
 #define CC_BLOCK_Y 8u /* CC_WARPS in color.cu */
@@ -118,10 +125,12 @@ static const char *const kernel_names[SK_G + 1][DK_P420 + 1] = {
     [SK_G] = {[DK_C4] = "jet_cc_g_c4", [DK_C3] = "jet_cc_g_c3"},
 };
 
-/* Kernel and arguments for a pair jet__image_formats_fit accepted. */
-static jet_status plan(const struct jet_image_s *src, const struct jet_image_s *dst,
+/* Kernel and arguments for @count pairs of one shape that
+ * jet__image_formats_fit accepted. */
+static jet_status plan(const jet_image *srcs, const jet_image *dsts, int count,
                        jet_color_matrix matrix, jet_color_range range, jet__cc_args *a,
                        const char **kernel, int *rows_per_thread, const char *fn) {
+  const struct jet_image_s *src = srcs[0], *dst = dsts[0];
   const jet_format sf = src->layout.format, df = dst->layout.format;
   dst_kind dk;
   switch (df) {
@@ -150,17 +159,22 @@ static jet_status plan(const struct jet_image_s *src, const struct jet_image_s *
   /* color.cu's ROWS: a thread covers 2x2 blocks where 4:2:0 chroma is read or written */
   *rows_per_thread = sk == SK_SP420 || sk == SK_P420 || dk == DK_SP420 || dk == DK_P420 ? 2 : 1;
   memset(a, 0, sizeof *a);
-  for (int i = 0; i < src->layout.planes; i++) {
-    a->src[i] = src->plane[i];
-    a->spitch[i] = src->layout.plane[i].pitch;
-  }
-  for (int i = 0; i < dst->layout.planes; i++) {
-    a->dst[i] = dst->plane[i];
-    a->dpitch[i] = dst->layout.plane[i].pitch;
-  }
   a->width = src->layout.width;
   a->height = src->layout.height;
-  a->vec = src_aligned(src, sk) && dst_aligned(dst, dk);
+  a->count = count;
+  a->vec = 1; /* one path for the whole launch: vector accesses only where every pair allows them */
+  for (int n = 0; n < count; n++) {
+    jet__cc_planes *im = &a->img[n];
+    for (int i = 0; i < srcs[n]->layout.planes; i++) {
+      im->src[i] = srcs[n]->plane[i];
+      im->spitch[i] = srcs[n]->layout.plane[i].pitch;
+    }
+    for (int i = 0; i < dsts[n]->layout.planes; i++) {
+      im->dst[i] = dsts[n]->plane[i];
+      im->dpitch[i] = dsts[n]->layout.plane[i].pitch;
+    }
+    a->vec &= src_aligned(srcs[n], sk) && dst_aligned(dsts[n], dk);
+  }
 
   const cc_row *c = &cc_rows[2 * (matrix == JET_COLOR_BT709) + (range == JET_COLOR_RANGE_FULL)];
   const cc_row *full = &cc_rows[2 * (matrix == JET_COLOR_BT709) + 1];
@@ -229,44 +243,61 @@ static jet_status plan(const struct jet_image_s *src, const struct jet_image_s *
   return JET_STATUS_OK;
 }
 
-jet_status jet_convert_color(jet_stream stream, jet_image src, jet_image dst,
-                             jet_color_matrix matrix, jet_color_range range) {
-  JET__TRY(jet__handle_check(stream, JET__H_STREAM, __func__, "stream"));
-  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_CONVERT, __func__));
-  struct jet_context_s *ctx = src->h.ctx;
+/* The launch shared by the single and the batched call; the pairs passed
+ * their checks. */
+static jet_status convert(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
+                          jet_color_matrix matrix, jet_color_range range, const char *fn) {
+  struct jet_context_s *ctx = src[0]->h.ctx;
   if (stream->h.ctx != ctx)
-    return jet__error(JET_STATUS_WRONG_CONTEXT, __func__,
+    return jet__error(JET_STATUS_WRONG_CONTEXT, fn,
                       "stream belongs to context %p, the images to context %p",
                       (void *)stream->h.ctx, (void *)ctx);
-  JET__ARG(matrix == JET_COLOR_BT601 || matrix == JET_COLOR_BT709,
-           "matrix %d is not a jet_color_matrix", (int)matrix);
-  JET__ARG(range == JET_COLOR_RANGE_LIMITED || range == JET_COLOR_RANGE_FULL,
-           "range %d is not a jet_color_range", (int)range);
+  if (matrix != JET_COLOR_BT601 && matrix != JET_COLOR_BT709)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "matrix %d is not a jet_color_matrix",
+                      (int)matrix);
+  if (range != JET_COLOR_RANGE_LIMITED && range != JET_COLOR_RANGE_FULL)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "range %d is not a jet_color_range",
+                      (int)range);
   jet__cc_args a;
   const char *name;
   int rows_per_thread = 1;
-  JET__TRY(plan(src, dst, matrix, range, &a, &name, &rows_per_thread, __func__));
+  JET__TRY(plan(src, dst, count, matrix, range, &a, &name, &rows_per_thread, fn));
 
   /* 4 pixels per thread and row; the kernel loops over rows beyond grid.y.
-   * About CC_WAVES full waves of blocks, every thread running the same number
-   * of row groups: the loop amortises each thread's setup (pointers,
-   * coefficients), and the balanced count keeps the last wave full. */
+   * About CC_WAVES full waves of blocks over the whole batch, every thread
+   * running the same number of row groups: the loop amortises each thread's
+   * setup (pointers, coefficients), and the balanced count keeps the last
+   * wave full. grid.z is the pair of the batch. */
   unsigned long long groups = ((unsigned long long)a.width + 3) / 4;
   unsigned long long rows = (unsigned long long)a.height / (unsigned)rows_per_thread;
   unsigned long long gx = (groups + CC_BLOCK_X - 1) / CC_BLOCK_X;
   unsigned long long gy = (rows + CC_BLOCK_Y - 1) / CC_BLOCK_Y;
   unsigned long long sms = ctx->info.sm_count > 0 ? (unsigned long long)ctx->info.sm_count : 1;
-  unsigned long long per_column = sms * CC_BLOCKS_PER_SM * CC_WAVES / gx;
+  unsigned long long per_column = sms * CC_BLOCKS_PER_SM * CC_WAVES / (gx * (unsigned)count);
   if (per_column < 1) per_column = 1;
   unsigned long long iters = (gy + per_column - 1) / per_column;
   gy = (gy + iters - 1) / iters;
-  jet_dim3 grid = {(unsigned)gx, (unsigned)(gy > 65535 ? 65535 : gy), 1};
+  jet_dim3 grid = {(unsigned)gx, (unsigned)(gy > 65535 ? 65535 : gy), (unsigned)count};
   jet_dim3 block = {CC_BLOCK_X, CC_BLOCK_Y, 1};
 
   cudaStream_t cu;
-  JET__TRY(jet__stream_enter(stream, ctx, &cu, __func__));
+  JET__TRY(jet__stream_enter(stream, ctx, &cu, fn));
   jet_kernel k;
-  JET__TRY(jet__builtin_kernel(ctx, &jet__images_color, name, &k, __func__));
+  JET__TRY(jet__builtin_kernel(ctx, &jet__images_color, name, &k, fn));
   void *args[] = {&a};
-  return jet__launch(cu, k, grid, block, 0, args, __func__);
+  return jet__launch(cu, k, grid, block, 0, args, fn);
+}
+
+jet_status jet_convert_color(jet_stream stream, jet_image src, jet_image dst,
+                             jet_color_matrix matrix, jet_color_range range) {
+  JET__TRY(jet__handle_check(stream, JET__H_STREAM, __func__, "stream"));
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_CONVERT, __func__));
+  return convert(stream, &src, &dst, 1, matrix, range, __func__);
+}
+
+jet_status jet_convert_color_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                                   int count, jet_color_matrix matrix, jet_color_range range) {
+  JET__TRY(jet__handle_check(stream, JET__H_STREAM, __func__, "stream"));
+  JET__TRY(jet__image_check_batch(src, dst, count, JET__IMAGE_OP_CONVERT, __func__));
+  return convert(stream, src, dst, count, matrix, range, __func__);
 }

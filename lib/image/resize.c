@@ -1,6 +1,7 @@
 /*
- * jet_resize and jet_remap: argument checks, then one kernel launch from the
- * built-in module kernels/image/resize.cu.
+ * jet_resize, jet_resize_batch and jet_remap: argument checks, then one
+ * kernel launch from the built-in module kernels/image/resize.cu (one for a
+ * whole batch).
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,48 +40,61 @@ static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
   return a;
 }
 
-/* Blocks along grid x, one per tile of @tile_w x (TY*ROWS) pixels. */
-static jet_status grid_for(int dw, int dh, int tile_w, jet_dim3 *grid, const char *fn) {
+/* Blocks along grid x, one per tile of @tile_w x (TY * @rows) pixels; grid
+ * z is the pair of a batch. */
+static jet_status grid_for(int dw, int dh, int tile_w, int rows, int count, jet_dim3 *grid,
+                           const char *fn) {
   unsigned long long tx = ((unsigned long long)dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
-  unsigned long long ty = ((unsigned long long)dh + JET_RS_TY * JET_RS_ROWS - 1) /
-                          (JET_RS_TY * JET_RS_ROWS);
+  unsigned long long th = (unsigned long long)JET_RS_TY * (unsigned)rows;
+  unsigned long long ty = ((unsigned long long)dh + th - 1) / th;
   if (tx * ty > 0x7fffffffull)
     return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
                       dw, dh, tx * ty);
   grid->x = (unsigned)(tx * ty);
-  grid->y = grid->z = 1;
+  grid->y = 1;
+  grid->z = (unsigned)count;
   return JET_STATUS_OK;
 }
 
 static const jet_dim3 block_dim = {JET_RS_TX, JET_RS_TY, 1};
 
-jet_status jet_resize(jet_stream stream, jet_image src, jet_image dst, jet_interp interp) {
-  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_RESIZE, __func__));
+_Static_assert(JET_RS_BATCH == JET_IMAGE_BATCH_MAX, "resize_params.h's batch size");
+
+/* The launch shared by jet_resize and jet_resize_batch; the pairs passed
+ * their checks. */
+static jet_status resize(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
+                         jet_interp interp, const char *fn) {
   static const char *const mode_names[] = {"nearest", "linear", "area"};
-  JET__ARG(interp == JET_INTERP_NEAREST || interp == JET_INTERP_LINEAR || interp == JET_INTERP_AREA,
-           "unknown interpolation %d", (int)interp);
-  const jet__image_layout *sl = &src->layout, *dl = &dst->layout;
+  if (interp != JET_INTERP_NEAREST && interp != JET_INTERP_LINEAR && interp != JET_INTERP_AREA)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "unknown interpolation %d", (int)interp);
+  const jet__image_layout *sl = &src[0]->layout, *dl = &dst[0]->layout;
   if (interp == JET_INTERP_AREA && (dl->width > sl->width || dl->height > sl->height))
-    return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__,
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "area resize only downscales: %dx%d -> %dx%d; use JET_INTERP_LINEAR to enlarge",
                       sl->width, sl->height, dl->width, dl->height);
   cudaStream_t cu;
-  JET__TRY(jet__stream_enter(stream, src->h.ctx, &cu, __func__));
+  JET__TRY(jet__stream_enter(stream, src[0]->h.ctx, &cu, fn));
 
   int channels, is_float;
   const char *kind = pixel_kind(sl->format, &channels, &is_float);
   jet__resize_params p;
   memset(&p, 0, sizeof p);
-  p.src = src->plane[0];
-  p.dst = dst->plane[0];
-  p.src_pitch = sl->plane[0].pitch;
-  p.dst_pitch = dl->plane[0].pitch;
   p.sw = sl->width;
   p.sh = sl->height;
   p.dw = dl->width;
   p.dh = dl->height;
-  p.src_vec = aligned4(p.src, sl->plane[0].pitch);
-  p.dst_vec = aligned4(p.dst, dl->plane[0].pitch);
+  p.count = count;
+  /* one path for the whole launch: 4-byte accesses only where every pair allows them */
+  p.src_vec = p.dst_vec = 1;
+  for (int i = 0; i < count; i++) {
+    jet__resize_image *im = &p.img[i];
+    im->src = src[i]->plane[0];
+    im->dst = dst[i]->plane[0];
+    im->src_pitch = src[i]->layout.plane[0].pitch;
+    im->dst_pitch = dst[i]->layout.plane[0].pitch;
+    p.src_vec &= aligned4(im->src, im->src_pitch);
+    p.dst_vec &= aligned4(im->dst, im->dst_pitch);
+  }
   if (interp == JET_INTERP_AREA) {
     unsigned long long gx = gcd_ull((unsigned)p.sw, (unsigned)p.dw);
     unsigned long long gy = gcd_ull((unsigned)p.sh, (unsigned)p.dh);
@@ -91,24 +105,42 @@ jet_status jet_resize(jet_stream stream, jet_image src, jet_image dst, jet_inter
     /* both < 2^31, so the product fits 64 bits; 511 * D < 2^32 keeps 8-bit sums in 32 bits */
     p.area_d = (unsigned long long)p.rsw * (unsigned long long)p.rsh;
     p.area_wide = p.area_d >= 0xffffffffull / 511;
+    p.area32 = !p.area_wide && ((unsigned long long)p.sw + 1) * (unsigned)p.rdw < 0x80000000ull &&
+               ((unsigned long long)p.sh + 1) * (unsigned)p.rdh < 0x80000000ull;
+    if (p.area32) p.area_inv = (unsigned)((1ull << 32) / (2 * p.area_d));
   }
   char name[48];
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
   /* RGBA8 fast kernels: aligned rows; area only for integer factors whose
    * box sum fits the packed 16-bit lanes (kx*ky <= 256) */
+  int rows = JET_RS_ROWS;
   if (channels == 4 && !is_float && p.src_vec && p.dst_vec) {
-    if (interp != JET_INTERP_AREA)
+    if (interp != JET_INTERP_AREA) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_%s", mode_names[interp]);
-    else if (p.rdw == 1 && p.rdh == 1 && p.area_d <= 256)
+      rows = JET_RS_ROWS_C4;
+    } else if (p.rdw == 1 && p.rdh == 1 && p.area_d <= 256) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_area_int");
+      rows = JET_RS_ROWS_C4;
+    }
   }
   int group = (!is_float && channels != 4) ? 4 : 1;
   jet_dim3 grid;
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, &grid, __func__));
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, rows, count, &grid, fn));
   jet_kernel k;
-  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
+  JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
   void *args[] = {&p};
-  return jet__launch(cu, k, grid, block_dim, 0, args, __func__);
+  return jet__launch(cu, k, grid, block_dim, 0, args, fn);
+}
+
+jet_status jet_resize(jet_stream stream, jet_image src, jet_image dst, jet_interp interp) {
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_RESIZE, __func__));
+  return resize(stream, &src, &dst, 1, interp, __func__);
+}
+
+jet_status jet_resize_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                            int count, jet_interp interp) {
+  JET__TRY(jet__image_check_batch(src, dst, count, JET__IMAGE_OP_RESIZE, __func__));
+  return resize(stream, src, dst, count, interp, __func__);
 }
 
 static int ranges_overlap(uintptr_t a, size_t na, uintptr_t b, size_t nb) {
@@ -205,7 +237,7 @@ jet_status jet_remap(jet_stream stream, jet_image src, jet_image dst, const floa
   char name[32];
   snprintf(name, sizeof name, "jet_remap_%s", kind);
   jet_dim3 grid;
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, &grid, __func__));
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_ROWS, 1, &grid, __func__));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
   void *args[] = {&p};

@@ -71,6 +71,50 @@ extern "C" {
 jet_status jet_convert_color(jet_stream stream, jet_image src, jet_image dst,
                              jet_color_matrix matrix, jet_color_range range);
 
+/**
+ * jet_convert_color_batch - convert @count images at once: @src[i] into
+ * @dst[i] for every i, with one @matrix and @range, in ONE kernel launch (for
+ * several cameras of one format and size: one launch's fixed cost instead of
+ * @count, and a grid that fills the GPU where one small image would not).
+ *
+ * Every pair is converted exactly as jet_convert_color would convert it (same
+ * format pairs, same arithmetic, bit-identical results); a batch of one is
+ * the same launch as jet_convert_color. The pixel bytes of each @dst[i] are
+ * the only memory written.
+ *
+ * @stream: where the work is queued; a stream of the images' context.
+ * @src, @dst: arrays of @count images (not NULL). All sources have one
+ *          format and size, all destinations one format and size (the
+ *          pair's formats as for jet_convert_color, equal sizes); the images
+ *          may sit anywhere (created, wrapped, pitches differing between
+ *          images). All belong to one context. No destination may overlap
+ *          any image of the batch (its own source, another source, another
+ *          destination); sources may overlap each other (the same source
+ *          twice is fine).
+ * @count: 1 to JET_IMAGE_BATCH_MAX (16).
+ * @matrix, @range: as for jet_convert_color, for every pair.
+ * @return JET_STATUS_OK when the work is queued (errors of the kernel itself
+ *         appear at the next synchronisation);
+ *         JET_STATUS_INVALID_HANDLE for a NULL, destroyed or foreign
+ *         @stream or any NULL or dead image (message "pair i: ...");
+ *         JET_STATUS_WRONG_CONTEXT when the images and @stream do not share
+ *         one context;
+ *         JET_STATUS_INVALID_ARGUMENT for NULL arrays, @count outside
+ *         1..JET_IMAGE_BATCH_MAX, a pair jet_convert_color refuses ("pair i:
+ *         format mismatch ...", "pair i: size mismatch ..."), pairs of
+ *         different formats or sizes ("size mismatch: pair i differs from
+ *         pair 0 ..."), overlaps ("dst[i] overlaps src[j]"), or a @matrix or
+ *         @range outside its enum; all of these are checked before any CUDA
+ *         call, and nothing is queued;
+ *         otherwise the statuses of jet_convert_color (kernel loading,
+ *         launch).
+ * Thread safety: safe from any thread; the arrays are read during the call
+ * only. No @dst[i] may be read or written by other work until the stream has
+ * passed the conversion, nor any @src[i] written.
+ */
+jet_status jet_convert_color_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                                   int count, jet_color_matrix matrix, jet_color_range range);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,44 @@ extern "C" {
 jet_status jet_resize(jet_stream stream, jet_image src, jet_image dst, jet_interp interp);
 
 /**
+ * jet_resize_batch - resize @count images at once: @src[i] to the size of
+ * @dst[i] for every i, with one @interp, in ONE kernel launch (for several
+ * cameras of one format and size: one launch's fixed cost instead of @count,
+ * and a grid that fills the GPU where one small image would not).
+ *
+ * Every pair is resized exactly as jet_resize would resize it (same
+ * arithmetic, bit-identical 8-bit results, the same float results); a batch
+ * of one is the same launch as jet_resize. The pixel bytes of each @dst[i]
+ * are the only memory written.
+ * @stream: the stream to run on; a stream of the images' context.
+ * @src, @dst: arrays of @count images (not NULL). All sources have one
+ *       format and size, all destinations the same format and one size; the
+ *       images may sit anywhere (created, wrapped, pitches differing between
+ *       images). All belong to one context. No destination may overlap any
+ *       image of the batch (its own source, another source, another
+ *       destination); sources may overlap each other.
+ * @count: 1 to JET_IMAGE_BATCH_MAX (16).
+ * @interp: as for jet_resize, for every pair (JET_INTERP_AREA downscales
+ *       only).
+ * @return JET_STATUS_OK when queued;
+ *         JET_STATUS_INVALID_HANDLE for a NULL, destroyed or wrong-type
+ *         @stream or image (message "pair i: ..." for an image);
+ *         JET_STATUS_WRONG_CONTEXT when they belong to different contexts;
+ *         JET_STATUS_INVALID_ARGUMENT for NULL arrays, @count outside
+ *         1..JET_IMAGE_BATCH_MAX, a pair jet_resize refuses ("pair i: format
+ *         mismatch ..."), pairs of different formats or sizes ("size
+ *         mismatch: pair i differs from pair 0 ..."), overlaps ("dst[i]
+ *         overlaps src[j]"), an unknown @interp, or JET_INTERP_AREA with a
+ *         destination wider or taller than the source; nothing is queued
+ *         then, and no CUDA call is made before these checks;
+ *         otherwise the statuses of jet_resize (kernel loading, launch).
+ * Thread safety: safe from any thread; the arrays are read during the call
+ * only; calls that write the same @dst[i] must be ordered by the caller.
+ */
+jet_status jet_resize_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                            int count, jet_interp interp);
+
+/**
  * jet_remap - dst(x, y) = src sampled bilinearly at map(x, y), for lens
  * undistortion and any other per-pixel warp.
  *
