@@ -149,6 +149,7 @@ static struct {
   cudaEvent_t ev[CHUNK * NSTAGES + 1], primed, lat_a, lat_b;
   void *primer;
   double primer_ms;
+  double warm_ms; /* host time to queue one frame, from the last warm-up */
   void *copy_src, *copy_a, *copy_b;
   size_t copy_src_bytes, copy_buf_bytes;
   int frames, npp, pdl_built, pdl_ok;
@@ -366,19 +367,22 @@ static int prime(int count, char *err, size_t n) {
   return e == cudaSuccess ? 0 : cuda_fail("primer", e, err, n);
 }
 
+/* Warm-up frames; also how long the host takes to queue one (B.warm_ms). */
 static int warm(camset *cs, int impl, int graph, char *err, size_t n) {
+  double h0 = now_s();
   for (int i = 0; i < WARMUP; i++)
     if (frame(cs, impl, graph, (int)(B.rot++ % (unsigned long long)cs->nslots), err, n)) {
       cudaStreamSynchronize(B.cs);
       return -1;
     }
+  B.warm_ms = (now_s() - h0) * 1e3 / WARMUP;
   cudaError_t e = cudaStreamSynchronize(B.cs);
   return e == cudaSuccess ? 0 : cuda_fail("warm-up", e, err, n);
 }
 
 /* Queued GPU time per frame into B.t0, and host-bound chunks. */
 static int time_queued(camset *cs, int impl, int graph, result *r, char *err, size_t n) {
-  double host_ms = 0;
+  double host_ms = B.warm_ms * CHUNK;
   cudaError_t e;
   for (int done = 0; done < B.frames;) {
     int c = B.frames - done < CHUNK ? B.frames - done : CHUNK;
@@ -464,16 +468,17 @@ static int copy_frame(camset *cs, unsigned long long k, int first_ev, char *err,
 static int measure_copy(camset *cs, char *err, size_t n) {
   cudaError_t e;
   unsigned long long k = 0;
+  double h0 = now_s();
   for (int i = 0; i < WARMUP; i++)
     if (copy_frame(cs, k++, -1, err, n)) return -1;
-  double host_ms = 0;
+  double host_ms = (now_s() - h0) * 1e3 / WARMUP * CHUNK;
   for (int done = 0; done < B.frames;) {
     int c = B.frames - done < CHUNK ? B.frames - done : CHUNK;
     if (prime(primers_for(host_ms), err, n)) return -1;
-    double h0 = now_s();
+    double c0 = now_s();
     for (int i = 0; i < c; i++)
       if (copy_frame(cs, k++, i * NSTAGES, err, n)) return -1;
-    host_ms = (now_s() - h0) * 1e3;
+    host_ms = (now_s() - c0) * 1e3;
     if ((e = cudaStreamSynchronize(B.cs)) != cudaSuccess)
       return cuda_fail("cudaStreamSynchronize", e, err, n);
     for (int i = 0; i < c; i++) {
@@ -1251,10 +1256,12 @@ int main(int argc, char **argv) {
              " best %s %.4f ms (p99 %.4f, latency %.4f/%.4f) = %.2fx copy %.4f (<=%.1fx %s);",
              MODE_NAME[best], r->gpu.med, r->gpu.p99, r->lat.med, r->lat.p99, r->ratio,
              cs->copy_sum, RATIO_TARGET, r->met ? "met" : "NOT met");
-      append(summary, sizeof summary, " stream %.4f", cs->jet[M_STREAM].gpu.med);
-      for (int m = 1; m < NMODES; m++)
-        if (cs->jet[m].state == ST_OK)
-          append(summary, sizeof summary, ", %s %.4f", MODE_NAME[m], cs->jet[m].gpu.med);
+      const char *sep = " ms:";
+      for (int m = 0; m < NMODES; m++)
+        if (cs->jet[m].state == ST_OK) {
+          append(summary, sizeof summary, "%s %s %.4f", sep, MODE_NAME[m], cs->jet[m].gpu.med);
+          sep = ",";
+        }
       append(summary, sizeof summary, ";");
     } else {
       append(summary, sizeof summary, " jetrt failed (NOT met);");

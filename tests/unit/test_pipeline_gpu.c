@@ -16,10 +16,14 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "test_resize_util.h"
-
 #ifndef JET_TEST_HAVE_PIPELINE
 #define JET_TEST_HAVE_PIPELINE 0
+#endif
+
+#if JET_TEST_HAVE_PIPELINE
+#include "test_resize_util.h"
+#else
+#include "test.h"
 #endif
 
 #define PIPE_SKIP_WHY                                                                      \
