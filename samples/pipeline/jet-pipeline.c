@@ -579,7 +579,7 @@ static int check_camera(camset *cs, int c, char *err, size_t n) {
         double g = half_to_float(h), d = fabs(g - r);
         double tol = 1e-5 * (1 + fabs(r)) + half_ulp_half(fmax(fabs(r), fabs(g)));
         cs->checked++;
-        if (!(d <= tol)) {
+        if (!isfinite(g) || !(d <= tol)) {
           if (!bad)
             snprintf(err, n,
                      "camera %d plane %d (%d, %d): FP16 0x%04x = %.9g, reference %.9g "

@@ -211,7 +211,7 @@ static int pipe_verify(pipe *pp, const char *what) {
         for (int x = 0; x < pp->z.dw; x++) {
           double r = e[x], v = half_to_float(g[x]);
           double tol = 1e-5 * (1 + fabs(r)) + half_ulp_half(fmax(fabs(r), fabs(v)));
-          CHECK_MSG(fabs(v - r) <= tol,
+          CHECK_MSG(isfinite(v) && fabs(v - r) <= tol,
                     "%s: camera %d of %d, %dx%d -> %dx%d -> %dx%d, matrix %d range %d bgr %d: "
                     "plane %d (%d, %d): FP16 0x%04x = %.9g, reference %.9g (tolerance %.3g)",
                     what, i, pp->cams, pp->z.w, pp->z.h, pp->z.rw, pp->z.rh, pp->z.dw, pp->z.dh,
