@@ -41,6 +41,7 @@
  * destination are dp4a with one-hot byte selectors.
  */
 #include "color_coeffs.h"
+#include "pdl.cuh"
 
 typedef unsigned char u8;
 typedef unsigned int u32;
@@ -502,6 +503,7 @@ __device__ __forceinline__ void cc_body(const cc_args &a) {
 
 #define CC_KERNEL(name, S, D)                                                  \
   extern "C" __global__ void __maxnreg__(CC_MAX_REGS) name(const cc_args a) { \
+    jet_pdl_enter();                                                           \
     if (a.vec && blockIdx.x * 128u + 128u <= (unsigned)a.width)                 \
       cc_body<S, D, true>(a);                                                  \
     else                                                                       \

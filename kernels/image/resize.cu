@@ -29,6 +29,7 @@
  */
 #include "color_coeffs.h"
 #include "resize_params.h"
+#include "pdl.cuh"
 
 typedef unsigned char u8;
 typedef unsigned int u32;
@@ -528,6 +529,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
 /* The 4-byte load path is chosen once per launch (uniform), not per tap. */
 #define RESIZE_U8_BODY(C, G, MODE)        \
   {                                       \
+    jet_pdl_enter();                      \
     if constexpr (C == 4) {               \
       if (p.src_vec)                      \
         resize_u8<C, G, MODE, true>(p);   \
@@ -547,16 +549,19 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
  * and destination rows are 4-byte aligned (area: integer factors, kx*ky <=
  * 256); separate kernels so that each gets its own register budget. */
 extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_nearest(jet__resize_params p) {
+  jet_pdl_enter();
   resize_c4<MODE_NEAREST>(p);
 }
 extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_linear(jet__resize_params p) {
+  jet_pdl_enter();
   resize_c4<MODE_LINEAR>(p);
 }
 extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_area_int(jet__resize_params p) {
+  jet_pdl_enter();
   area_c4_int(p);
 }
 #define RESIZE_F32(name, C, MODE) \
-  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { resize_f32<C, MODE>(p); }
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { jet_pdl_enter(); resize_f32<C, MODE>(p); }
 
 RESIZE_U8(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
@@ -680,6 +685,7 @@ __device__ __forceinline__ void remap(const jet__remap_params &p) {
 
 #define REMAP(name, C, F32)                                                         \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__remap_params p) { \
+    jet_pdl_enter();                                                                \
     if constexpr (C == 4) {                                                         \
       if (p.src_vec)                                                                \
         remap<C, F32, true>(p);                                                     \
