@@ -1,25 +1,71 @@
 /*
- * dnn: NV12 or RGBA8 -> planar float RGB (CHW) in one pass: bilinear resize
- * into the (letterboxed) content rectangle, YUV -> RGB of each tap, per-channel
- * normalisation, padding outside the rectangle (tests/ref/ref_image.h).
+ * dnn: NV12 or RGBA8 -> planar float or half RGB (CHW) in one pass: bilinear
+ * resize into the (letterboxed) content rectangle, YUV -> RGB of each tap,
+ * per-channel normalisation, padding outside the rectangle
+ * (tests/ref/ref_image.h). Half output is the float result rounded to
+ * nearest even (cvt.rn.f16.f32, what __float2half_rn does).
  *
  * A block of 32 x 8 threads writes 32 columns by 32 rows, one pixel per
  * thread in 4 rows 8 apart; the per-column and per-row bilinear coordinates
- * are computed once per block into shared memory. A warp stores 128
- * contiguous bytes to each of the three planes.
+ * are computed once per block into shared memory. A warp stores 128 (float)
+ * or 64 (half) contiguous bytes to each of the three planes.
  */
 #include "color_coeffs.h"
-#include "resize_params.h"
+#include "dnn_params.h"
 
 typedef unsigned char u8;
+typedef unsigned short u16;
 typedef unsigned int u32;
-#include "resize_coord.cuh"
 typedef unsigned long long u64;
 
-#define TX JET_RS_TX
-#define TY JET_RS_TY
-#define ROWS JET_RS_ROWS
+#define TX JET_DNN_TX
+#define TY JET_DNN_TY
+#define ROWS JET_DNN_ROWS
 #define TH (TY * ROWS)
+
+/* color_coeffs.h: bilinear source index and Q11 fraction of destination d
+ * (the rule of resize.cu's, kept here so the two modules change apart).
+ * @fit32: 2*dn*sn and 2*dn << FRAC fit 32 bits (uniform per launch), so the
+ * 64-bit divisions (a long software sequence) reduce to 32-bit ones. */
+__device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int &s0, int &frac) {
+  long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn;
+  long long x0 = 0, ax = 0;
+  if (n > 0) {
+    if (fit32) {
+      u32 un = (u32)n, ud = (u32)den, q = un / ud;
+      x0 = q;
+      ax = ((un - q * ud) << JET_RESIZE_FRAC_BITS) / ud;
+    } else {
+      x0 = n / den;
+      ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
+    }
+  }
+  if (x0 >= sn - 1) {
+    x0 = sn - 1;
+    ax = 0;
+  }
+  s0 = (int)x0;
+  frac = (int)ax;
+}
+
+__device__ __forceinline__ u16 half_rn(float f) {
+  u16 h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
+}
+
+/* The three channel values of pixel (x, y), to planes R, G, B (as mapped). */
+template <bool F16>
+__device__ __forceinline__ void store3(const jet__dnn_kparams &p, int x, int y, const float *out) {
+#pragma unroll
+  for (int c = 0; c < 3; c++) {
+    u8 *row = p.dst[c] + (u64)y * p.dst_pitch[c];
+    if (F16)
+      ((u16 *)row)[x] = half_rn(out[c]);
+    else
+      ((float *)row)[x] = out[c];
+  }
+}
 
 __device__ __forceinline__ bool coord_fit32(int dn, int sn) {
   return (unsigned long long)(2u * (u32)dn) * (u32)sn < (1ull << 32) &&
@@ -34,7 +80,7 @@ __device__ __forceinline__ u32 rshift16_clamp8(int a) {
 
 /* The 8-bit R, G, B of source pixel (x, y). */
 template <bool NV12, bool VEC>
-__device__ __forceinline__ void rgb_at(const jet__dnn_params &p, int x, int y, u32 *rgb) {
+__device__ __forceinline__ void rgb_at(const jet__dnn_kparams &p, int x, int y, u32 *rgb) {
   if (NV12) {
     int Y = __ldg(p.src0 + (u64)y * p.src0_pitch + x);
     const u8 *uv = p.src1 + (u64)(y >> 1) * p.src1_pitch + (u64)(x >> 1) * 2;
@@ -69,7 +115,7 @@ struct chroma_t {
   int r, g, b;
 };
 
-__device__ __forceinline__ chroma_t chroma_at(const jet__dnn_params &p, const u8 *crow, int cx, bool uv16,
+__device__ __forceinline__ chroma_t chroma_at(const jet__dnn_kparams &p, const u8 *crow, int cx, bool uv16,
                                               int kr, int kg, int kb) {
   int u, v;
   if (uv16) {
@@ -97,7 +143,8 @@ __device__ __forceinline__ void tap_rgb(int yy, const chroma_t &c, u32 *rgb) {
   rgb[2] = clamp_shift(yy + c.b);
 }
 
-__device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_params &p, int x, int by, int x0, u32 ax,
+template <bool F16>
+__device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_kparams &p, int x, int by, int x0, u32 ax,
                                               const int *ys, const int *ya) {
   const u32 ONE = JET_RESIZE_ONE;
   const int x1 = min(x0 + 1, p.sw - 1), cx0 = x0 >> 1, cx1 = x1 >> 1;
@@ -140,13 +187,12 @@ __device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_params &p, int x, i
         out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
       }
     }
-#pragma unroll
-    for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
+    store3<F16>(p, x, y, out);
   }
 }
 
-template <bool NV12, bool VEC>
-__device__ __forceinline__ void dnn(const jet__dnn_params &p) {
+template <bool NV12, bool VEC, bool F16>
+__device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
   const int tiles_x = (p.dw + TX - 1) / TX;
   const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TX;
@@ -175,7 +221,7 @@ __device__ __forceinline__ void dnn(const jet__dnn_params &p) {
   if (x >= p.dw) return;
   const u32 ONE = JET_RESIZE_ONE;
   if constexpr (NV12) {
-    dnn_nv12_rows(p, x, by, xs[lx], (u32)xa[lx], ys, ya);
+    dnn_nv12_rows<F16>(p, x, by, xs[lx], (u32)xa[lx], ys, ya);
   } else {
 #pragma unroll 1
     for (int r = 0; r < ROWS; r++) {
@@ -202,18 +248,27 @@ __device__ __forceinline__ void dnn(const jet__dnn_params &p) {
           out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
         }
       }
-#pragma unroll
-      for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
+      store3<F16>(p, x, y, out);
     }
   }
 }
 
-/* The source path is chosen once per launch (uniform), not per tap. */
-extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(jet__dnn_params p) {
+/* The source path is chosen once per launch (uniform), not per tap; the
+ * output type by the kernel's name. */
+template <bool F16>
+__device__ __forceinline__ void dnn_launch(const jet__dnn_kparams &p) {
   if (p.nv12)
-    dnn<true, false>(p);
+    dnn<true, false, F16>(p);
   else if (p.src_vec)
-    dnn<false, true>(p);
+    dnn<false, true, F16>(p);
   else
-    dnn<false, false>(p);
+    dnn<false, false, F16>(p);
+}
+
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(jet__dnn_kparams p) {
+  dnn_launch<false>(p);
+}
+
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_f16_kernel(jet__dnn_kparams p) {
+  dnn_launch<true>(p);
 }

@@ -8,7 +8,7 @@
 #include "image_internal.h"
 #include "jetrt_kernels.h"
 #include "../../kernels/image/color_coeffs.h"
-#include "../../kernels/image/resize_params.h"
+#include "../../kernels/image/dnn_params.h"
 
 static const int cc_rows[4][6] = {
 #define JET__CC_ROW(m, r, cy, crv, cgu, cgv, cbu, yr, yg, yb, ur, ug, ub, vr, vg, vb, yoff) \
@@ -38,7 +38,7 @@ static jet_status check_params(const jet_dnn_params *p, const char *fn) {
 }
 
 /* The letterbox rule of ref_image.h (ref_letterbox_rect), 64-bit. */
-static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn_params *k) {
+static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn_kparams *k) {
   long long w = dw, h = dh;
   if (letterbox) {
     if ((long long)dw * sh <= (long long)dh * sw) {
@@ -60,9 +60,9 @@ jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
   JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_DNN, __func__));
   JET__TRY(check_params(p, __func__));
   const jet__image_layout *sl = &src->layout, *dl = &dst->layout;
-  unsigned long long tx = ((unsigned long long)dl->width + JET_RS_TX - 1) / JET_RS_TX;
-  unsigned long long ty = ((unsigned long long)dl->height + JET_RS_TY * JET_RS_ROWS - 1) /
-                          (JET_RS_TY * JET_RS_ROWS);
+  unsigned long long tx = ((unsigned long long)dl->width + JET_DNN_TX - 1) / JET_DNN_TX;
+  unsigned long long ty = ((unsigned long long)dl->height + JET_DNN_TY * JET_DNN_ROWS - 1) /
+                          (JET_DNN_TY * JET_DNN_ROWS);
   if (tx * ty > 0x7fffffffull)
     return jet__error(JET_STATUS_UNSUPPORTED, __func__,
                       "destination %dx%d needs %llu blocks, over 2^31-1", dl->width, dl->height,
@@ -70,7 +70,7 @@ jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
   cudaStream_t cu;
   JET__TRY(jet__stream_enter(stream, src->h.ctx, &cu, __func__));
 
-  jet__dnn_params k;
+  jet__dnn_kparams k;
   memset(&k, 0, sizeof k);
   k.nv12 = sl->format == JET_FORMAT_NV12;
   k.src0 = src->plane[0];
@@ -94,7 +94,7 @@ jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
   content_rect(k.sw, k.sh, k.dw, k.dh, p->letterbox, &k);
   for (int c = 0; c < 3; c++) {
     int plane = p->bgr ? 2 - c : c;
-    k.dst[c] = dst->plane[plane];
+    k.dst[c] = (unsigned char *)dst->plane[plane];
     k.dst_pitch[c] = dl->plane[plane].pitch;
     double sd = p->stddev[c], mean = p->mean[c];
     /* out = S * scale + bias with S the exact Q22 sum of 0..255 values */
@@ -102,10 +102,11 @@ jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
     k.bias[c] = (float)(-mean / sd);
     k.pad[c] = (float)(((double)p->pad[c] / 255.0 - mean) / sd);
   }
-  jet_dim3 grid = {(unsigned)(tx * ty), 1, 1}, block = {JET_RS_TX, JET_RS_TY, 1};
+  jet_dim3 grid = {(unsigned)(tx * ty), 1, 1}, block = {JET_DNN_TX, JET_DNN_TY, 1};
   jet_kernel kern;
-  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_dnn, "jet_dnn_preprocess_kernel", &kern,
-                               __func__));
+  const char *name = dl->format == JET_FORMAT_RGBF16P ? "jet_dnn_preprocess_f16_kernel"
+                                                      : "jet_dnn_preprocess_kernel";
+  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_dnn, name, &kern, __func__));
   void *args[] = {&k};
   return jet__launch(cu, kern, grid, block, 0, args, __func__);
 }

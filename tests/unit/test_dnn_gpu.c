@@ -1,7 +1,7 @@
 /* jet_dnn_preprocess against ref_dnn_preprocess on fresh random frames:
  * NV12 and RGBA8, letterbox on and off, RGB and BGR planes, every matrix and
- * range, created and padded wrapped layouts, poisoned outputs; and the
- * bad-input statuses. */
+ * range, created and padded wrapped layouts, poisoned outputs, float and half
+ * outputs; and the bad-input statuses. */
 #include <math.h>
 #include <stdint.h>
 
@@ -27,6 +27,38 @@ static void random_params(jet_dnn_params *p, ref_dnn_params *r, int letterbox, i
   memcpy(r->stddev, p->stddev, sizeof r->stddev);
 }
 
+/* Half output against float output of the same call (@f32, from the GPU)
+ * and against the reference (@ref, RGBF32P): every half is exactly
+ * ref_f32_to_f16 of the GPU's float (the documented rule), and equals the
+ * reference's float rounded to half, or is one half step from it where the
+ * GPU's float differs from the reference's and the two round apart. */
+static int check_f16(const ref_image *h, const ref_image *f32, const ref_image *ref, char *why,
+                     size_t n) {
+  for (int c = 0; c < 3; c++)
+    for (int y = 0; y < h->height; y++) {
+      const uint16_t *g = (const uint16_t *)(h->data[c] + h->pitch[c] * (size_t)y);
+      const float *a = (const float *)(f32->data[c] + f32->pitch[c] * (size_t)y);
+      const float *r = (const float *)(ref->data[c] + ref->pitch[c] * (size_t)y);
+      for (int x = 0; x < h->width; x++) {
+        uint16_t want = ref_f32_to_f16(a[x]), rh = ref_f32_to_f16(r[x]);
+        if (g[x] != want) {
+          snprintf(why, n, "plane %d (%d, %d): half 0x%04x, float %.9g rounds to 0x%04x", c, x, y,
+                   g[x], (double)a[x], want);
+          return 1;
+        }
+        if (g[x] == rh) continue;
+        /* halves of one sign are ordered like their magnitudes' bit patterns */
+        int d = (g[x] & 0x7fff) - (rh & 0x7fff);
+        if (a[x] == r[x] || (g[x] ^ rh) & 0x8000 || d < -1 || d > 1) {
+          snprintf(why, n, "plane %d (%d, %d): half 0x%04x, reference %.9g rounds to 0x%04x", c, x,
+                   y, g[x], (double)r[x], rh);
+          return 1;
+        }
+      }
+    }
+  return 0;
+}
+
 static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh, int dw, int dh,
                     int letterbox, int bgr, int which) {
   ref_image src, exp, got;
@@ -42,6 +74,7 @@ static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh
   jet_dnn_params p;
   ref_dnn_params rp;
   random_params(&p, &rp, letterbox, bgr);
+  jet_dnn_params keep = p;
   CHECK_OK(jet_dnn_preprocess(st, s.img, d.img, &p));
   memset(&p, 0x5A, sizeof p); /* the call copied what it needs */
   CHECK_OK(jet_stream_synchronize(st));
@@ -52,6 +85,23 @@ static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh
             "%s %dx%d -> %dx%d letterbox %d bgr %d matrix %d range %d layout %d: %s",
             jet_format_name(f), sw, sh, dw, dh, letterbox, bgr, (int)rp.matrix, (int)rp.range,
             which, why);
+  /* the same call into half planes */
+  ref_image h;
+  jtr_image dh16;
+  CHECK(ref_image_alloc(&h, JET_FORMAT_RGBF16P, dw, dh, 0) == 0);
+  CHECK(jtr_make(ctx, &h, which == 0 ? -1 : which == 1 ? 6 : 2, which == 2 ? 2 : 0, 0, &dh16) == 0);
+  CHECK(jtr_poison(&dh16) == 0);
+  p = keep;
+  CHECK_OK(jet_dnn_preprocess(st, s.img, dh16.img, &p));
+  memset(&p, 0x5A, sizeof p);
+  CHECK_OK(jet_stream_synchronize(st));
+  CHECK(jtr_fetch(&dh16, &h) == 0);
+  CHECK_MSG(!check_f16(&h, &got, &exp, why, sizeof why),
+            "F16: %s %dx%d -> %dx%d letterbox %d bgr %d matrix %d range %d layout %d: %s",
+            jet_format_name(f), sw, sh, dw, dh, letterbox, bgr, (int)rp.matrix, (int)rp.range,
+            which, why);
+  jtr_free(&dh16);
+  ref_image_free(&h);
   jtr_free(&s);
   jtr_free(&d);
   ref_image_free(&src);
@@ -183,10 +233,11 @@ TEST(gpu_badarg_dnn_preprocess) {
   jet_stream st, ost;
   CHECK_OK(jet_stream_create(ctx, NULL, &st));
   CHECK_OK(jet_stream_create(other, NULL, &ost));
-  jet_image nv, rgba, out, gray, rgbf, gone, foreign;
+  jet_image nv, rgba, out, gray, rgbf, gone, foreign, out16;
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_NV12, 32, 16, &nv));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 16, &rgba));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 8, &out));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF16P, 8, 8, &out16));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAY8, 32, 16, &gray));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32, 8, 8, &rgbf));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 8, &gone));
@@ -205,6 +256,10 @@ TEST(gpu_badarg_dnn_preprocess) {
   CHECK_ST(jet_dnn_preprocess(st, gray, out, &p), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
   CHECK_ST(jet_dnn_preprocess(st, nv, rgbf, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+  CHECK_OK(jet_dnn_preprocess(st, nv, out16, &p));
+  CHECK_OK(jet_dnn_preprocess(st, rgba, out16, &p));
+  CHECK_ST(jet_dnn_preprocess(st, out16, out, &p), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
   CHECK_ST(jet_dnn_preprocess(st, nv, out, NULL), JET_STATUS_INVALID_ARGUMENT);
   q = p;
@@ -245,6 +300,7 @@ TEST(gpu_badarg_dnn_preprocess) {
   CHECK_OK(jet_image_destroy(nv));
   CHECK_OK(jet_image_destroy(rgba));
   CHECK_OK(jet_image_destroy(out));
+  CHECK_OK(jet_image_destroy(out16));
   CHECK_OK(jet_image_destroy(gray));
   CHECK_OK(jet_image_destroy(rgbf));
   CHECK_OK(jet_image_destroy(foreign));

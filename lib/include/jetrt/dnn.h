@@ -3,9 +3,10 @@
  * one pass.
  *
  * jet_dnn_preprocess reads an NV12 or RGBA8 frame once and writes a planar
- * float RGB image (RGBF32P, CHW: three full-size float planes), fusing
- * colour conversion, bilinear resize, optional letterbox and per-channel
- * mean/std normalisation. The exact rule is in tests/ref/ref_image.h
+ * float RGB image (RGBF32P, CHW: three full-size float planes) or its half
+ * precision twin (RGBF16P, what TensorRT engines often take), fusing colour
+ * conversion, bilinear resize, optional letterbox and per-channel mean/std
+ * normalisation. The exact rule is in tests/ref/ref_image.h
  * (ref_dnn_preprocess) and repeated below.
  */
 #ifndef JETRT_DNN_H
@@ -30,8 +31,8 @@ typedef struct jet_dnn_params {
 } jet_dnn_params;
 
 /**
- * jet_dnn_preprocess - NV12 or RGBA8 -> planar float RGB with resize,
- * letterbox and normalisation, in one kernel.
+ * jet_dnn_preprocess - NV12 or RGBA8 -> planar float or half RGB with
+ * resize, letterbox and normalisation, in one kernel.
  *
  * For a sw x sh source and a dw x dh destination:
  *  1. Content rectangle (ox, oy, cw, ch). Without letterbox the whole
@@ -50,9 +51,14 @@ typedef struct jet_dnn_params {
  * reference); other values are within 6e-8 * ((2 + |mean|) / |stddev| +
  * |out|) of the reference, i.e. within its 1e-5 * (1 + |reference|) for
  * |stddev| >= 0.02 and |mean| <= 1.
+ * Half output (RGBF16P): each value is exactly the float the RGBF32P call
+ * writes, rounded to the nearest half, ties to even (__float2half_rn):
+ * overflow gives +-infinity, tiny values subnormals or zero. Half has 11
+ * significant bits, so it is within 2^-11 * |out| (plus 2^-25 below 2^-14)
+ * of the float value.
  * @stream: the stream to run on; a stream of the images' context.
  * @src: an NV12 or RGBA8 image.
- * @dst: an RGBF32P image of any size.
+ * @dst: an RGBF32P or RGBF16P image of any size.
  * @p: the parameters; copied, so it may be reused as soon as the call returns.
  * @return JET_STATUS_OK when queued; JET_STATUS_INVALID_HANDLE for a bad
  *         @stream, @src or @dst; JET_STATUS_WRONG_CONTEXT across contexts;

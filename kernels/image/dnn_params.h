@@ -1,0 +1,32 @@
+/*
+ * kernels/image/dnn_params.h - launch parameters of the DNN-preprocess kernels
+ * (kernels/image/dnn.cu), shared with their C launcher (lib/image/dnn.c).
+ * Plain C, no includes, so the one layout compiles as C and as CUDA; each
+ * kernel takes one of these by value.
+ */
+#ifndef JET_KERNELS_IMAGE_DNN_PARAMS_H
+#define JET_KERNELS_IMAGE_DNN_PARAMS_H
+
+/* Block shape and work per thread, shared so that the launcher sizes the grid
+ * the kernels expect: a block is JET_DNN_TX x JET_DNN_TY threads; each thread
+ * writes JET_DNN_ROWS rows (JET_DNN_TY apart) of one pixel. */
+#define JET_DNN_TX 32
+#define JET_DNN_TY 8
+#define JET_DNN_ROWS 4
+
+typedef struct jet__dnn_kparams {
+  const unsigned char *src0, *src1; /* RGBA8: src0; NV12: Y, interleaved U,V */
+  unsigned long long src0_pitch, src1_pitch;
+  unsigned char *dst[3];            /* planes receiving R, G, B (swapped for BGR) */
+  unsigned long long dst_pitch[3];
+  int sw, sh, dw, dh;
+  int ox, oy, cw, ch;               /* content rectangle (letterbox) */
+  int nv12;
+  int src_vec;                      /* RGBA8: 4-byte aligned pointer and pitch */
+  float scale[3];                   /* out = fma(S, scale, bias), S the Q22 bilinear sum */
+  float bias[3];
+  float pad[3];                     /* final values outside the content rectangle (float) */
+  int cy, crv, cgu, cgv, cbu, yoff; /* NV12: the color_coeffs.h row */
+} jet__dnn_kparams;
+
+#endif /* JET_KERNELS_IMAGE_DNN_PARAMS_H */
