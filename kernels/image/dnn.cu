@@ -5,6 +5,10 @@
  * (tests/ref/ref_image.h). Half output is the float result rounded to
  * nearest even (cvt.rn.f16.f32, what __float2half_rn does).
  *
+ * One launch serves a batch: blockIdx.z picks the image, whose pointers and
+ * pitches are in the parameter block (__grid_constant__, so the indexed
+ * read stays in the constant bank instead of a local copy).
+ *
  * A block of 32 x 8 threads writes 32 columns by 32 rows, one pixel per
  * thread in 4 rows 8 apart; the per-column and per-row bilinear coordinates
  * are computed once per block into shared memory. A warp stores 128 (float)
@@ -56,10 +60,10 @@ __device__ __forceinline__ u16 half_rn(float f) {
 
 /* The three channel values of pixel (x, y), to planes R, G, B (as mapped). */
 template <bool F16>
-__device__ __forceinline__ void store3(const jet__dnn_kparams &p, int x, int y, const float *out) {
+__device__ __forceinline__ void store3(const jet__dnn_image &im, int x, int y, const float *out) {
 #pragma unroll
   for (int c = 0; c < 3; c++) {
-    u8 *row = p.dst[c] + (u64)y * p.dst_pitch[c];
+    u8 *row = im.dst[c] + (u64)y * im.dst_pitch[c];
     if (F16)
       ((u16 *)row)[x] = half_rn(out[c]);
     else
@@ -80,17 +84,17 @@ __device__ __forceinline__ u32 rshift16_clamp8(int a) {
 
 /* The 8-bit R, G, B of source pixel (x, y). */
 template <bool NV12, bool VEC>
-__device__ __forceinline__ void rgb_at(const jet__dnn_kparams &p, int x, int y, u32 *rgb) {
+__device__ __forceinline__ void rgb_at(const jet__dnn_kparams &p, const jet__dnn_image &im, int x, int y, u32 *rgb) {
   if (NV12) {
-    int Y = __ldg(p.src0 + (u64)y * p.src0_pitch + x);
-    const u8 *uv = p.src1 + (u64)(y >> 1) * p.src1_pitch + (u64)(x >> 1) * 2;
+    int Y = __ldg(im.src0 + (u64)y * im.src0_pitch + x);
+    const u8 *uv = im.src1 + (u64)(y >> 1) * im.src1_pitch + (u64)(x >> 1) * 2;
     int uu = (int)__ldg(uv) - 128, vv = (int)__ldg(uv + 1) - 128;
     int yy = p.cy * (Y - p.yoff);
     rgb[0] = rshift16_clamp8(yy + p.crv * vv);
     rgb[1] = rshift16_clamp8(yy - p.cgu * uu - p.cgv * vv);
     rgb[2] = rshift16_clamp8(yy + p.cbu * uu);
   } else {
-    const u8 *row = p.src0 + (u64)y * p.src0_pitch;
+    const u8 *row = im.src0 + (u64)y * im.src0_pitch;
     if (VEC) {
       u32 w = __ldg((const u32 *)row + x);
       rgb[0] = w & 255u;
@@ -144,11 +148,11 @@ __device__ __forceinline__ void tap_rgb(int yy, const chroma_t &c, u32 *rgb) {
 }
 
 template <bool F16>
-__device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_kparams &p, int x, int by, int x0, u32 ax,
+__device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_kparams &p, const jet__dnn_image &im, int x, int by, int x0, u32 ax,
                                               const int *ys, const int *ya) {
   const u32 ONE = JET_RESIZE_ONE;
   const int x1 = min(x0 + 1, p.sw - 1), cx0 = x0 >> 1, cx1 = x1 >> 1;
-  const bool uv16 = (((unsigned long long)p.src1 | p.src1_pitch) & 1) == 0;
+  const bool uv16 = (((unsigned long long)im.src1 | im.src1_pitch) & 1) == 0;
   const int k0 = JET_CC_HALF - p.cy * p.yoff;
   const int kr = k0 - 128 * p.crv, kg = k0 + 128 * (p.cgu + p.cgv), kb = k0 - 128 * p.cbu;
   const u32 wx = ONE - ax;
@@ -165,14 +169,14 @@ __device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_kparams &p, int x, 
     } else {
       const int y1 = min(y0 + 1, p.sh - 1);
       const u32 ay = (u32)ya[ly], wy = ONE - ay;
-      const u8 *r0 = p.src0 + (u64)y0 * p.src0_pitch, *r1 = p.src0 + (u64)y1 * p.src0_pitch;
-      const u8 *c0 = p.src1 + (u64)(y0 >> 1) * p.src1_pitch;
+      const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
+      const u8 *c0 = im.src1 + (u64)(y0 >> 1) * im.src1_pitch;
       const int Y00 = __ldg(r0 + x0), Y01 = __ldg(r0 + x1), Y10 = __ldg(r1 + x0), Y11 = __ldg(r1 + x1);
       const chroma_t a0 = chroma_at(p, c0, cx0, uv16, kr, kg, kb);
       const chroma_t b0 = chroma_at(p, c0, cx1, uv16, kr, kg, kb);
       chroma_t a1 = a0, b1 = b0;
       if ((y0 >> 1) != (y1 >> 1)) {
-        const u8 *c1 = c0 + p.src1_pitch;
+        const u8 *c1 = c0 + im.src1_pitch;
         a1 = chroma_at(p, c1, cx0, uv16, kr, kg, kb);
         b1 = chroma_at(p, c1, cx1, uv16, kr, kg, kb);
       }
@@ -187,12 +191,12 @@ __device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_kparams &p, int x, 
         out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
       }
     }
-    store3<F16>(p, x, y, out);
+    store3<F16>(im, x, y, out);
   }
 }
 
 template <bool NV12, bool VEC, bool F16>
-__device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
+__device__ __forceinline__ void dnn(const jet__dnn_kparams &p, const jet__dnn_image &im) {
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
   const int tiles_x = (p.dw + TX - 1) / TX;
   const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TX;
@@ -221,7 +225,7 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
   if (x >= p.dw) return;
   const u32 ONE = JET_RESIZE_ONE;
   if constexpr (NV12) {
-    dnn_nv12_rows<F16>(p, x, by, xs[lx], (u32)xa[lx], ys, ya);
+    dnn_nv12_rows<F16>(p, im, x, by, xs[lx], (u32)xa[lx], ys, ya);
   } else {
 #pragma unroll 1
     for (int r = 0; r < ROWS; r++) {
@@ -237,10 +241,10 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
         const int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
         const u32 ax = (u32)xa[lx], ay = (u32)ya[ly];
         u32 t00[3], t01[3], t10[3], t11[3];
-        rgb_at<NV12, VEC>(p, x0, y0, t00);
-        rgb_at<NV12, VEC>(p, x1, y0, t01);
-        rgb_at<NV12, VEC>(p, x0, y1, t10);
-        rgb_at<NV12, VEC>(p, x1, y1, t11);
+        rgb_at<NV12, VEC>(p, im, x0, y0, t00);
+        rgb_at<NV12, VEC>(p, im, x1, y0, t01);
+        rgb_at<NV12, VEC>(p, im, x0, y1, t10);
+        rgb_at<NV12, VEC>(p, im, x1, y1, t11);
 #pragma unroll
         for (int c = 0; c < 3; c++) {
           u32 s = (ONE - ay) * ((ONE - ax) * t00[c] + ax * t01[c]) +
@@ -248,7 +252,7 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
           out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
         }
       }
-      store3<F16>(p, x, y, out);
+      store3<F16>(im, x, y, out);
     }
   }
 }
@@ -257,18 +261,19 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
  * output type by the kernel's name. */
 template <bool F16>
 __device__ __forceinline__ void dnn_launch(const jet__dnn_kparams &p) {
+  const jet__dnn_image &im = p.img[blockIdx.z];
   if (p.nv12)
-    dnn<true, false, F16>(p);
+    dnn<true, false, F16>(p, im);
   else if (p.src_vec)
-    dnn<false, true, F16>(p);
+    dnn<false, true, F16>(p, im);
   else
-    dnn<false, false, F16>(p);
+    dnn<false, false, F16>(p, im);
 }
 
-extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(jet__dnn_kparams p) {
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(const __grid_constant__ jet__dnn_kparams p) {
   dnn_launch<false>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_f16_kernel(jet__dnn_kparams p) {
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_f16_kernel(const __grid_constant__ jet__dnn_kparams p) {
   dnn_launch<true>(p);
 }

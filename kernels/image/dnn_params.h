@@ -14,15 +14,23 @@
 #define JET_DNN_TY 8
 #define JET_DNN_ROWS 4
 
-typedef struct jet__dnn_kparams {
+/* Images one launch serves (blockIdx.z): JET_IMAGE_BATCH_MAX. */
+#define JET_DNN_BATCH_MAX 16
+
+/* One image of a batch; all share the sizes and formats below. */
+typedef struct jet__dnn_image {
   const unsigned char *src0, *src1; /* RGBA8: src0; NV12: Y, interleaved U,V */
   unsigned long long src0_pitch, src1_pitch;
   unsigned char *dst[3];            /* planes receiving R, G, B (swapped for BGR) */
   unsigned long long dst_pitch[3];
+} jet__dnn_image;
+
+typedef struct jet__dnn_kparams {
+  jet__dnn_image img[JET_DNN_BATCH_MAX]; /* the first gridDim.z are used */
   int sw, sh, dw, dh;
   int ox, oy, cw, ch;               /* content rectangle (letterbox) */
   int nv12;
-  int src_vec;                      /* RGBA8: 4-byte aligned pointer and pitch */
+  int src_vec;                      /* RGBA8: 4-byte aligned pointers and pitches (every image) */
   float scale[3];                   /* out = fma(S, scale, bias), S the Q22 bilinear sum */
   float bias[3];
   float pad[3];                     /* final values outside the content rectangle (float) */

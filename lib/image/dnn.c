@@ -1,6 +1,7 @@
 /*
- * jet_dnn_preprocess: argument checks, the letterbox rectangle and the
- * normalisation constants on the host, then one kernel (kernels/image/dnn.cu).
+ * jet_dnn_preprocess and its batched form: argument checks, the letterbox
+ * rectangle and the normalisation constants on the host, then one kernel
+ * launch for the whole batch (kernels/image/dnn.cu).
  */
 #include <math.h>
 #include <string.h>
@@ -55,29 +56,44 @@ static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn
   k->oy = (int)((dh - h) / 2);
 }
 
-jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
-                              const jet_dnn_params *p) {
-  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_DNN, __func__));
-  JET__TRY(check_params(p, __func__));
-  const jet__image_layout *sl = &src->layout, *dl = &dst->layout;
+_Static_assert(JET_DNN_BATCH_MAX == JET_IMAGE_BATCH_MAX, "one launch serves a whole batch");
+_Static_assert(sizeof(jet__dnn_kparams) <= 4096, "kernel parameters stay under 4 KB");
+
+/* One launch for @count checked pairs of one source and one destination shape. */
+static jet_status launch(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
+                         const jet_dnn_params *p, const char *fn) {
+  JET__TRY(check_params(p, fn));
+  const jet__image_layout *sl = &src[0]->layout, *dl = &dst[0]->layout;
   unsigned long long tx = ((unsigned long long)dl->width + JET_DNN_TX - 1) / JET_DNN_TX;
   unsigned long long ty = ((unsigned long long)dl->height + JET_DNN_TY * JET_DNN_ROWS - 1) /
                           (JET_DNN_TY * JET_DNN_ROWS);
   if (tx * ty > 0x7fffffffull)
-    return jet__error(JET_STATUS_UNSUPPORTED, __func__,
-                      "destination %dx%d needs %llu blocks, over 2^31-1", dl->width, dl->height,
-                      tx * ty);
+    return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
+                      dl->width, dl->height, tx * ty);
   cudaStream_t cu;
-  JET__TRY(jet__stream_enter(stream, src->h.ctx, &cu, __func__));
+  JET__TRY(jet__stream_enter(stream, src[0]->h.ctx, &cu, fn));
 
   jet__dnn_kparams k;
   memset(&k, 0, sizeof k);
   k.nv12 = sl->format == JET_FORMAT_NV12;
-  k.src0 = src->plane[0];
-  k.src0_pitch = sl->plane[0].pitch;
+  k.src_vec = 1;
+  for (int i = 0; i < count; i++) {
+    jet__dnn_image *im = &k.img[i];
+    const jet__image_layout *il = &src[i]->layout, *ol = &dst[i]->layout;
+    im->src0 = src[i]->plane[0];
+    im->src0_pitch = il->plane[0].pitch;
+    if (k.nv12) {
+      im->src1 = src[i]->plane[1];
+      im->src1_pitch = il->plane[1].pitch;
+    }
+    k.src_vec &= (uintptr_t)im->src0 % 4 == 0 && im->src0_pitch % 4 == 0;
+    for (int c = 0; c < 3; c++) {
+      int plane = p->bgr ? 2 - c : c;
+      im->dst[c] = (unsigned char *)dst[i]->plane[plane];
+      im->dst_pitch[c] = ol->plane[plane].pitch;
+    }
+  }
   if (k.nv12) {
-    k.src1 = src->plane[1];
-    k.src1_pitch = sl->plane[1].pitch;
     const int *row = cc_rows[2 * (p->matrix == JET_COLOR_BT709) + (p->range == JET_COLOR_RANGE_FULL)];
     k.cy = row[0];
     k.crv = row[1];
@@ -86,27 +102,35 @@ jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
     k.cbu = row[4];
     k.yoff = row[5];
   }
-  k.src_vec = (uintptr_t)k.src0 % 4 == 0 && k.src0_pitch % 4 == 0;
   k.sw = sl->width;
   k.sh = sl->height;
   k.dw = dl->width;
   k.dh = dl->height;
   content_rect(k.sw, k.sh, k.dw, k.dh, p->letterbox, &k);
   for (int c = 0; c < 3; c++) {
-    int plane = p->bgr ? 2 - c : c;
-    k.dst[c] = (unsigned char *)dst->plane[plane];
-    k.dst_pitch[c] = dl->plane[plane].pitch;
     double sd = p->stddev[c], mean = p->mean[c];
     /* out = S * scale + bias with S the exact Q22 sum of 0..255 values */
     k.scale[c] = (float)(1.0 / ((double)(1 << (2 * JET_RESIZE_FRAC_BITS)) * 255.0 * sd));
     k.bias[c] = (float)(-mean / sd);
     k.pad[c] = (float)(((double)p->pad[c] / 255.0 - mean) / sd);
   }
-  jet_dim3 grid = {(unsigned)(tx * ty), 1, 1}, block = {JET_DNN_TX, JET_DNN_TY, 1};
+  jet_dim3 grid = {(unsigned)(tx * ty), 1, (unsigned)count}, block = {JET_DNN_TX, JET_DNN_TY, 1};
   jet_kernel kern;
   const char *name = dl->format == JET_FORMAT_RGBF16P ? "jet_dnn_preprocess_f16_kernel"
                                                       : "jet_dnn_preprocess_kernel";
-  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_dnn, name, &kern, __func__));
+  JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_dnn, name, &kern, fn));
   void *args[] = {&k};
-  return jet__launch(cu, kern, grid, block, 0, args, __func__);
+  return jet__launch(cu, kern, grid, block, 0, args, fn);
+}
+
+jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
+                              const jet_dnn_params *p) {
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_DNN, __func__));
+  return launch(stream, &src, &dst, 1, p, __func__);
+}
+
+jet_status jet_dnn_preprocess_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                                    int count, const jet_dnn_params *p) {
+  JET__TRY(jet__image_check_batch(src, dst, count, JET__IMAGE_OP_DNN, __func__));
+  return launch(stream, src, dst, count, p, __func__);
 }

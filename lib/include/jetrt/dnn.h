@@ -73,6 +73,34 @@ typedef struct jet_dnn_params {
 jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
                               const jet_dnn_params *p);
 
+/**
+ * jet_dnn_preprocess_batch - jet_dnn_preprocess of @count frames (several
+ * cameras) in one kernel launch.
+ *
+ * Pair i turns @src[i] into @dst[i] with the same @p; every output is bit
+ * for bit what jet_dnn_preprocess(@stream, @src[i], @dst[i], @p) writes
+ * (jet_dnn_preprocess is this call with @count 1). All sources share one
+ * format and size, all destinations one format (RGBF32P or RGBF16P) and
+ * size; pitches and addresses may differ per image.
+ * @stream: the stream to run on; a stream of the images' context.
+ * @src: @count NV12 or RGBA8 images.
+ * @dst: @count destinations; none may overlap another or any source.
+ * @count: 1 .. JET_IMAGE_BATCH_MAX.
+ * @p: the parameters, shared by all pairs; copied.
+ * @return JET_STATUS_OK when queued; JET_STATUS_INVALID_ARGUMENT for NULL
+ *         arrays, @count out of range, a pair that jet_dnn_preprocess refuses
+ *         (the message names the pair), sources or destinations of differing
+ *         formats or sizes, overlapping images, or bad @p as above;
+ *         JET_STATUS_INVALID_HANDLE for a bad @stream or image;
+ *         JET_STATUS_WRONG_CONTEXT when the images or @stream are not all of
+ *         one context; a CUDA or driver status when the kernel cannot be
+ *         loaded or launched. Nothing is queued on failure.
+ * Thread safety: safe from any thread; calls that write the same
+ * destinations must be ordered by the caller.
+ */
+jet_status jet_dnn_preprocess_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                                    int count, const jet_dnn_params *p);
+
 #ifdef __cplusplus
 }
 #endif
