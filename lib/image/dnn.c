@@ -64,43 +64,55 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
                          const jet_dnn_params *p, const char *fn) {
   JET__TRY(check_params(p, fn));
   const jet__image_layout *sl = &src[0]->layout, *dl = &dst[0]->layout;
-  unsigned long long tx = ((unsigned long long)dl->width + JET_DNN_TX - 1) / JET_DNN_TX;
-  unsigned long long ty = ((unsigned long long)dl->height + JET_DNN_TY * JET_DNN_ROWS - 1) /
-                          (JET_DNN_TY * JET_DNN_ROWS);
+  const unsigned long long tw = JET_DNN_TX * JET_DNN_PX;
+  unsigned long long tx = ((unsigned long long)dl->width + tw - 1) / tw;
+  unsigned long long ty = ((unsigned long long)dl->height + JET_DNN_TY - 1) / JET_DNN_TY;
   if (tx * ty > 0x7fffffffull)
-    return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
-                      dl->width, dl->height, tx * ty);
+    return jet__error(JET_STATUS_UNSUPPORTED, fn,
+                      "destination %dx%d needs %llu blocks, over 2^31-1", dl->width, dl->height,
+                      tx * ty);
   cudaStream_t cu;
   JET__TRY(jet__stream_enter(stream, src[0]->h.ctx, &cu, fn));
 
   jet__dnn_kparams k;
   memset(&k, 0, sizeof k);
-  k.nv12 = sl->format == JET_FORMAT_NV12;
-  k.src_vec = 1;
+  const int nv12 = sl->format == JET_FORMAT_NV12, f16 = dl->format == JET_FORMAT_RGBF16P;
+  int src_vec = 1;
+  k.dst_vec = 1;
+  const size_t dst_align = (size_t)dl->elem_size * JET_DNN_PX;
   for (int i = 0; i < count; i++) {
     jet__dnn_image *im = &k.img[i];
     const jet__image_layout *il = &src[i]->layout, *ol = &dst[i]->layout;
     im->src0 = src[i]->plane[0];
     im->src0_pitch = il->plane[0].pitch;
-    if (k.nv12) {
+    /* one load per tap: NV12's U,V pairs 2-byte, RGBA8 pixels 4-byte aligned */
+    if (nv12) {
       im->src1 = src[i]->plane[1];
       im->src1_pitch = il->plane[1].pitch;
+      src_vec &= (uintptr_t)im->src1 % 2 == 0 && im->src1_pitch % 2 == 0;
+    } else {
+      src_vec &= (uintptr_t)im->src0 % 4 == 0 && im->src0_pitch % 4 == 0;
     }
-    k.src_vec &= (uintptr_t)im->src0 % 4 == 0 && im->src0_pitch % 4 == 0;
     for (int c = 0; c < 3; c++) {
       int plane = p->bgr ? 2 - c : c;
       im->dst[c] = (unsigned char *)dst[i]->plane[plane];
       im->dst_pitch[c] = ol->plane[plane].pitch;
+      k.dst_vec &= (uintptr_t)im->dst[c] % dst_align == 0 && im->dst_pitch[c] % dst_align == 0;
     }
   }
-  if (k.nv12) {
-    const int *row = cc_rows[2 * (p->matrix == JET_COLOR_BT709) + (p->range == JET_COLOR_RANGE_FULL)];
+  if (nv12) {
+    const int *row =
+        cc_rows[2 * (p->matrix == JET_COLOR_BT709) + (p->range == JET_COLOR_RANGE_FULL)];
     k.cy = row[0];
     k.crv = row[1];
     k.cgu = row[2];
     k.cgv = row[3];
     k.cbu = row[4];
     k.yoff = row[5];
+    int k0 = JET_CC_HALF - k.cy * k.yoff;
+    k.kr = k0 - 128 * k.crv;
+    k.kg = k0 + 128 * (k.cgu + k.cgv);
+    k.kb = k0 - 128 * k.cbu;
   }
   k.sw = sl->width;
   k.sh = sl->height;
@@ -116,8 +128,12 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   }
   jet_dim3 grid = {(unsigned)(tx * ty), 1, (unsigned)count}, block = {JET_DNN_TX, JET_DNN_TY, 1};
   jet_kernel kern;
-  const char *name = dl->format == JET_FORMAT_RGBF16P ? "jet_dnn_preprocess_f16_kernel"
-                                                      : "jet_dnn_preprocess_kernel";
+  /* [NV12][one load per tap][half] */
+  static const char *const names[2][2][2] = {
+      {{"jet_dnn_rgba8_odd_f32", "jet_dnn_rgba8_odd_f16"},
+       {"jet_dnn_rgba8_f32", "jet_dnn_rgba8_f16"}},
+      {{"jet_dnn_nv12_odd_f32", "jet_dnn_nv12_odd_f16"}, {"jet_dnn_nv12_f32", "jet_dnn_nv12_f16"}}};
+  const char *name = names[nv12][src_vec][f16];
   JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_dnn, name, &kern, fn));
   void *args[] = {&k};
   return jet__launch(cu, kern, grid, block, 0, args, fn);
