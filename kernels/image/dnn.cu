@@ -1,219 +1,300 @@
 /*
- * dnn: NV12 or RGBA8 -> planar float RGB (CHW) in one pass: bilinear resize
- * into the (letterboxed) content rectangle, YUV -> RGB of each tap, per-channel
- * normalisation, padding outside the rectangle (tests/ref/ref_image.h).
+ * dnn: NV12 or RGBA8 -> planar float or half RGB (CHW) in one pass: bilinear
+ * resize into the (letterboxed) content rectangle, YUV -> RGB of each tap,
+ * per-channel normalisation, padding outside the rectangle
+ * (tests/ref/ref_image.h). Half output is the float result rounded to
+ * nearest even (cvt.rn.f16.f32, what __float2half_rn does).
  *
- * A block of 32 x 8 threads writes 32 columns by 32 rows, one pixel per
- * thread in 4 rows 8 apart; the per-column and per-row bilinear coordinates
- * are computed once per block into shared memory. A warp stores 128
- * contiguous bytes to each of the three planes.
+ * One launch serves a batch: blockIdx.z picks the image, whose pointers and
+ * pitches are in the parameter block (__grid_constant__, so the indexed
+ * read stays in the constant bank instead of a local copy).
+ *
+ * The operation is bound by memory latency, not arithmetic: a block of
+ * 32 x 8 threads writes a tile of 64 columns by 8 rows, each thread two
+ * neighbouring pixels of one row, so a frame needs many threads and each
+ * waits for its source taps once. The per-column and per-row bilinear
+ * coordinates of the tile are computed once into shared memory; a thread
+ * issues all its tap loads before any arithmetic and writes each plane with
+ * one 8-byte (float) or 4-byte (half) store where the destination allows. A
+ * warp covers one row, so rows of letterbox padding are warp-uniform: they
+ * store the pad values and read nothing.
  */
 #include "color_coeffs.h"
-#include "resize_params.h"
+#include "dnn_params.h"
 
 typedef unsigned char u8;
+typedef unsigned short u16;
 typedef unsigned int u32;
-#include "resize_coord.cuh"
 typedef unsigned long long u64;
 
-#define TX JET_RS_TX
-#define TY JET_RS_TY
-#define ROWS JET_RS_ROWS
-#define TH (TY * ROWS)
+#define TX JET_DNN_TX
+#define TY JET_DNN_TY
+#define PX JET_DNN_PX
+#define TW (TX * PX)
+
+/* color_coeffs.h: bilinear source index and Q11 fraction of destination d
+ * (the rule of resize.cu's, kept here so the two modules change apart).
+ * @fit32: 2*dn*sn and 2*dn << FRAC fit 32 bits (uniform per launch), so the
+ * 64-bit divisions (a long software sequence) reduce to 32-bit ones. */
+__device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int &s0, int &frac) {
+  long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn;
+  long long x0 = 0, ax = 0;
+  if (n > 0) {
+    if (fit32) {
+      u32 un = (u32)n, ud = (u32)den, q = un / ud;
+      x0 = q;
+      ax = ((un - q * ud) << JET_RESIZE_FRAC_BITS) / ud;
+    } else {
+      x0 = n / den;
+      ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
+    }
+  }
+  if (x0 >= sn - 1) {
+    x0 = sn - 1;
+    ax = 0;
+  }
+  s0 = (int)x0;
+  frac = (int)ax;
+}
 
 __device__ __forceinline__ bool coord_fit32(int dn, int sn) {
   return (unsigned long long)(2u * (u32)dn) * (u32)sn < (1ull << 32) &&
          dn < (1 << (31 - JET_RESIZE_FRAC_BITS));
 }
 
-__device__ __forceinline__ u32 rshift16_clamp8(int a) {
-  int t = a + JET_CC_HALF;
-  t = t < 0 ? 0 : t >> JET_CC_SHIFT;
-  return (u32)(t > 255 ? 255 : t);
+__device__ __forceinline__ u16 half_rn(float f) {
+  u16 h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
 }
 
-/* The 8-bit R, G, B of source pixel (x, y). */
-template <bool NV12, bool VEC>
-__device__ __forceinline__ void rgb_at(const jet__dnn_params &p, int x, int y, u32 *rgb) {
-  if (NV12) {
-    int Y = __ldg(p.src0 + (u64)y * p.src0_pitch + x);
-    const u8 *uv = p.src1 + (u64)(y >> 1) * p.src1_pitch + (u64)(x >> 1) * 2;
-    int uu = (int)__ldg(uv) - 128, vv = (int)__ldg(uv + 1) - 128;
-    int yy = p.cy * (Y - p.yoff);
-    rgb[0] = rshift16_clamp8(yy + p.crv * vv);
-    rgb[1] = rshift16_clamp8(yy - p.cgu * uu - p.cgv * vv);
-    rgb[2] = rshift16_clamp8(yy + p.cbu * uu);
+/* Pixels (x, y) and, when @two, (x + 1, y): out[c] and out[3 + c] to the
+ * plane of channel c; one vector store per plane when @vec (x is even and
+ * the launcher checked the planes' alignment). */
+template <bool F16>
+__device__ __forceinline__ void store_px(const jet__dnn_image &im, int x, int y, bool two, bool vec,
+                                         const float *out) {
+#pragma unroll
+  for (int c = 0; c < 3; c++) {
+    u8 *row = im.dst[c] + (u64)y * im.dst_pitch[c];
+    if (F16) {
+      const u32 a = half_rn(out[c]), b = half_rn(out[3 + c]);
+      if (two && vec) {
+        ((u32 *)row)[x >> 1] = a | (b << 16);
+      } else {
+        ((u16 *)row)[x] = (u16)a;
+        if (two) ((u16 *)row)[x + 1] = (u16)b;
+      }
+    } else {
+      if (two && vec) {
+        ((float2 *)row)[x >> 1] = make_float2(out[c], out[3 + c]);
+      } else {
+        ((float *)row)[x] = out[c];
+        if (two) ((float *)row)[x + 1] = out[3 + c];
+      }
+    }
+  }
+}
+
+/* clamp8((t) >> SHIFT) with t already holding the rounding half: an
+ * arithmetic shift keeps negatives negative, so the clamp gives the
+ * color_coeffs.h rule's value. */
+__device__ __forceinline__ u32 clamp_shift(int t) {
+  return (u32)min(max(t >> JET_CC_SHIFT, 0), 255);
+}
+
+/* Bilinear weights of the four taps 00, 01, 10, 11 (Q22, summing to 2^22).
+ * The Q22 sum S = sum of w[j] * tap[j] equals color_coeffs.h's
+ * (ONE-ay)*((ONE-ax)*t00 + ax*t01) + ay*((ONE-ax)*t10 + ax*t11) exactly: the
+ * products are distributed, every partial sum is below 2^32. */
+__device__ __forceinline__ void weights(u32 ax, u32 ay, u32 *w) {
+  const u32 ONE = JET_RESIZE_ONE, wx = ONE - ax, wy = ONE - ay;
+  w[0] = wy * wx;
+  w[1] = wy * ax;
+  w[2] = ay * wx;
+  w[3] = ay * ax;
+}
+
+__device__ __forceinline__ float normalise(u32 s, float scale, float bias) {
+  return __fmaf_rn(__uint2float_rn(s), scale, bias);
+}
+
+/* NV12 taps of two pixels (columns x0[k], x0[k] + 1 clamped, k = 0, 1) on
+ * source rows y0 and y1 (+1 clamped). Every load is issued before any
+ * arithmetic; U and V come in one 16-bit load where the chroma plane allows
+ * (when both rows share a chroma row the second loads hit the same bytes).
+ * The constant parts of the YUV -> RGB rule (offsets, rounding half) are
+ * folded into the launch constants kr, kg, kb, so a tap channel is
+ * clamp8((cy*Y + chroma terms + k) >> 16), the color_coeffs.h rule's value. */
+template <bool UV16>
+__device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__dnn_image &im,
+                                          const int *x0, const u32 *ax, int y0, u32 ay,
+                                          float *out) {
+  const int y1 = min(y0 + 1, p.sh - 1);
+  const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
+  const u8 *c0 = im.src1 + (u64)(y0 >> 1) * im.src1_pitch;
+  const u8 *c1 = im.src1 + (u64)(y1 >> 1) * im.src1_pitch;
+  int xc[4];
+  xc[0] = x0[0];
+  xc[1] = min(x0[0] + 1, p.sw - 1);
+  xc[2] = x0[1];
+  xc[3] = min(x0[1] + 1, p.sw - 1);
+  u32 Y[2][4], UV[2][4];
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    Y[0][k] = __ldg(r0 + xc[k]);
+    Y[1][k] = __ldg(r1 + xc[k]);
+  }
+  if (UV16) {
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      UV[0][k] = __ldg((const u16 *)c0 + (xc[k] >> 1));
+      UV[1][k] = __ldg((const u16 *)c1 + (xc[k] >> 1));
+    }
   } else {
-    const u8 *row = p.src0 + (u64)y * p.src0_pitch;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      const int o = xc[k] & ~1;
+      UV[0][k] = __ldg(c0 + o) | ((u32)__ldg(c0 + o + 1) << 8);
+      UV[1][k] = __ldg(c1 + o) | ((u32)__ldg(c1 + o + 1) << 8);
+    }
+  }
+#pragma unroll
+  for (int px = 0; px < 2; px++) {
+    u32 w[4], acc[3] = {0u, 0u, 0u};
+    weights(ax[px], ay, w);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      const int row = j >> 1, k = 2 * px + (j & 1);
+      const int u = (int)(UV[row][k] & 255u), v = (int)(UV[row][k] >> 8);
+      const int yy = p.cy * (int)Y[row][k];
+      acc[0] += w[j] * clamp_shift(yy + p.crv * v + p.kr);
+      acc[1] += w[j] * clamp_shift(yy + p.kg - p.cgu * u - p.cgv * v);
+      acc[2] += w[j] * clamp_shift(yy + p.cbu * u + p.kb);
+    }
+#pragma unroll
+    for (int c = 0; c < 3; c++) out[3 * px + c] = normalise(acc[c], p.scale[c], p.bias[c]);
+  }
+}
+
+/* RGBA8 taps of two pixels, as nv12_pair; alpha is ignored. VEC: one 4-byte
+ * load per tap (the launcher checked the alignment). */
+template <bool VEC>
+__device__ __forceinline__ void rgba_pair(const jet__dnn_kparams &p, const jet__dnn_image &im,
+                                          const int *x0, const u32 *ax, int y0, u32 ay,
+                                          float *out) {
+  const int y1 = min(y0 + 1, p.sh - 1);
+  const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
+  int xc[4];
+  xc[0] = x0[0];
+  xc[1] = min(x0[0] + 1, p.sw - 1);
+  xc[2] = x0[1];
+  xc[3] = min(x0[1] + 1, p.sw - 1);
+  u32 W[2][4];
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
     if (VEC) {
-      u32 w = __ldg((const u32 *)row + x);
-      rgb[0] = w & 255u;
-      rgb[1] = (w >> 8) & 255u;
-      rgb[2] = (w >> 16) & 255u;
+      W[0][k] = __ldg((const u32 *)r0 + xc[k]);
+      W[1][k] = __ldg((const u32 *)r1 + xc[k]);
     } else {
-      const u8 *q = row + (u64)x * 4;
-      rgb[0] = __ldg(q);
-      rgb[1] = __ldg(q + 1);
-      rgb[2] = __ldg(q + 2);
+      const u8 *q0 = r0 + (u64)xc[k] * 4, *q1 = r1 + (u64)xc[k] * 4;
+      W[0][k] = __ldg(q0) | ((u32)__ldg(q0 + 1) << 8) | ((u32)__ldg(q0 + 2) << 16);
+      W[1][k] = __ldg(q1) | ((u32)__ldg(q1 + 1) << 8) | ((u32)__ldg(q1 + 2) << 16);
     }
   }
-}
-
-/* NV12 rows with the per-pixel work trimmed: the constant parts of the
- * YUV -> RGB rule (offsets, rounding half) are folded into three per-launch
- * constants, the chroma terms of a source row pair are computed once when
- * both rows share a chroma row (warp-uniform: a warp covers one output row),
- * U and V come in one 16-bit load where the chroma plane allows, and row and
- * column addresses are formed once. Integer results are those of rgb_at. */
-struct chroma_t {
-  int r, g, b;
-};
-
-__device__ __forceinline__ chroma_t chroma_at(const jet__dnn_params &p, const u8 *crow, int cx, bool uv16,
-                                              int kr, int kg, int kb) {
-  int u, v;
-  if (uv16) {
-    const u32 w = __ldg((const unsigned short *)crow + cx);
-    u = (int)(w & 255u);
-    v = (int)(w >> 8);
-  } else {
-    u = __ldg(crow + 2 * cx);
-    v = __ldg(crow + 2 * cx + 1);
-  }
-  chroma_t c;
-  c.r = p.crv * v + kr;
-  c.g = kg - p.cgu * u - p.cgv * v;
-  c.b = p.cbu * u + kb;
-  return c;
-}
-
-/* clamp8((t) >> SHIFT) with t already holding the rounding half: an arithmetic
- * shift keeps negatives negative, so the clamp gives rshift16_clamp8's value */
-__device__ __forceinline__ u32 clamp_shift(int t) { return (u32)min(max(t >> JET_CC_SHIFT, 0), 255); }
-
-__device__ __forceinline__ void tap_rgb(int yy, const chroma_t &c, u32 *rgb) {
-  rgb[0] = clamp_shift(yy + c.r);
-  rgb[1] = clamp_shift(yy + c.g);
-  rgb[2] = clamp_shift(yy + c.b);
-}
-
-__device__ __forceinline__ void dnn_nv12_rows(const jet__dnn_params &p, int x, int by, int x0, u32 ax,
-                                              const int *ys, const int *ya) {
-  const u32 ONE = JET_RESIZE_ONE;
-  const int x1 = min(x0 + 1, p.sw - 1), cx0 = x0 >> 1, cx1 = x1 >> 1;
-  const bool uv16 = (((unsigned long long)p.src1 | p.src1_pitch) & 1) == 0;
-  const int k0 = JET_CC_HALF - p.cy * p.yoff;
-  const int kr = k0 - 128 * p.crv, kg = k0 + 128 * (p.cgu + p.cgv), kb = k0 - 128 * p.cbu;
-  const u32 wx = ONE - ax;
-#pragma unroll 1
-  for (int r = 0; r < ROWS; r++) {
-    const int ly = threadIdx.y + r * TY, y = by + ly;
-    if (y >= p.dh) break;
-    const int y0 = ys[ly];
-    float out[3];
-    if (x0 < 0 || y0 < 0) {
-      out[0] = p.pad[0];
-      out[1] = p.pad[1];
-      out[2] = p.pad[2];
-    } else {
-      const int y1 = min(y0 + 1, p.sh - 1);
-      const u32 ay = (u32)ya[ly], wy = ONE - ay;
-      const u8 *r0 = p.src0 + (u64)y0 * p.src0_pitch, *r1 = p.src0 + (u64)y1 * p.src0_pitch;
-      const u8 *c0 = p.src1 + (u64)(y0 >> 1) * p.src1_pitch;
-      const int Y00 = __ldg(r0 + x0), Y01 = __ldg(r0 + x1), Y10 = __ldg(r1 + x0), Y11 = __ldg(r1 + x1);
-      const chroma_t a0 = chroma_at(p, c0, cx0, uv16, kr, kg, kb);
-      const chroma_t b0 = chroma_at(p, c0, cx1, uv16, kr, kg, kb);
-      chroma_t a1 = a0, b1 = b0;
-      if ((y0 >> 1) != (y1 >> 1)) {
-        const u8 *c1 = c0 + p.src1_pitch;
-        a1 = chroma_at(p, c1, cx0, uv16, kr, kg, kb);
-        b1 = chroma_at(p, c1, cx1, uv16, kr, kg, kb);
-      }
-      u32 t00[3], t01[3], t10[3], t11[3];
-      tap_rgb(p.cy * Y00, a0, t00);
-      tap_rgb(p.cy * Y01, b0, t01);
-      tap_rgb(p.cy * Y10, a1, t10);
-      tap_rgb(p.cy * Y11, b1, t11);
 #pragma unroll
-      for (int c = 0; c < 3; c++) {
-        const u32 s = wy * (wx * t00[c] + ax * t01[c]) + ay * (wx * t10[c] + ax * t11[c]);
-        out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
-      }
+  for (int px = 0; px < 2; px++) {
+    u32 w[4], acc[3] = {0u, 0u, 0u};
+    weights(ax[px], ay, w);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      const u32 t = W[j >> 1][2 * px + (j & 1)];
+#pragma unroll
+      for (int c = 0; c < 3; c++) acc[c] += w[j] * ((t >> (8 * c)) & 255u);
     }
 #pragma unroll
-    for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
+    for (int c = 0; c < 3; c++) out[3 * px + c] = normalise(acc[c], p.scale[c], p.bias[c]);
   }
 }
 
-template <bool NV12, bool VEC>
-__device__ __forceinline__ void dnn(const jet__dnn_params &p) {
-  __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
-  const int tiles_x = (p.dw + TX - 1) / TX;
-  const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TX;
-  const int by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
+/* Source paths, chosen per launch: NV12 whose chroma planes all allow 16-bit
+ * U,V loads, other NV12 (odd chroma addresses), RGBA8 with 4-byte aligned
+ * pixels, other RGBA8. */
+enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
+
+template <int SRC, bool F16>
+__device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
+  __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
+  const jet__dnn_image &im = p.img[blockIdx.z];
+  const int tiles_x = (p.dw + TW - 1) / TW;
+  const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TW;
+  const int by = (int)(blockIdx.x / (unsigned)tiles_x) * TY;
   const int tid = threadIdx.y * TX + threadIdx.x;
-  const bool fx32 = coord_fit32(p.cw, p.sw), fy32 = coord_fit32(p.ch, p.sh);
-  /* -1 marks columns and rows outside the content rectangle */
-  for (int i = tid; i < TX + TH; i += TX * TY) {
-    int col = i < TX;
-    int d = col ? bx + i : by + (i - TX);
-    int dn = col ? p.dw : p.dh, o = col ? p.ox : p.oy, cn = col ? p.cw : p.ch;
-    int sn = col ? p.sw : p.sh;
-    if (d >= dn) continue;
+  /* -1 marks columns and rows outside the content rectangle (and the image) */
+  if (tid < TW + TY) {
+    const int col = tid < TW;
+    const int d = col ? bx + tid : by + (tid - TW);
+    const int o = col ? p.ox : p.oy, cn = col ? p.cw : p.ch, sn = col ? p.sw : p.sh;
     int s = -1, f = 0;
-    if (d >= o && d < o + cn) lin_coord(d - o, cn, sn, col ? fx32 : fy32, s, f);
+    if (d >= o && d < o + cn) lin_coord(d - o, cn, sn, coord_fit32(cn, sn), s, f);
     if (col) {
-      xs[i] = s;
-      xa[i] = f;
+      xs[tid] = s;
+      xa[tid] = f;
     } else {
-      ys[i - TX] = s;
-      ya[i - TX] = f;
+      ys[tid - TW] = s;
+      ya[tid - TW] = f;
     }
   }
   __syncthreads();
-  const int lx = threadIdx.x, x = bx + lx;
-  if (x >= p.dw) return;
-  const u32 ONE = JET_RESIZE_ONE;
-  if constexpr (NV12) {
-    dnn_nv12_rows(p, x, by, xs[lx], (u32)xa[lx], ys, ya);
+  const int lx = threadIdx.x * PX, x = bx + lx, y = by + threadIdx.y;
+  if (x >= p.dw || y >= p.dh) return;
+  const bool two = x + 1 < p.dw;
+  float out[6];
+  const int y0 = ys[threadIdx.y];
+  int x0[2] = {xs[lx], xs[lx + 1]};
+  if (y0 < 0 || (x0[0] < 0 && x0[1] < 0)) {
+#pragma unroll
+    for (int c = 0; c < 3; c++) out[c] = out[3 + c] = p.pad[c];
   } else {
-#pragma unroll 1
-    for (int r = 0; r < ROWS; r++) {
-      const int ly = threadIdx.y + r * TY, y = by + ly;
-      if (y >= p.dh) break;
-      const int x0 = xs[lx], y0 = ys[ly];
-      float out[3];
-      if (x0 < 0 || y0 < 0) {
-        out[0] = p.pad[0];
-        out[1] = p.pad[1];
-        out[2] = p.pad[2];
-      } else {
-        const int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
-        const u32 ax = (u32)xa[lx], ay = (u32)ya[ly];
-        u32 t00[3], t01[3], t10[3], t11[3];
-        rgb_at<NV12, VEC>(p, x0, y0, t00);
-        rgb_at<NV12, VEC>(p, x1, y0, t01);
-        rgb_at<NV12, VEC>(p, x0, y1, t10);
-        rgb_at<NV12, VEC>(p, x1, y1, t11);
+    const bool pad0 = x0[0] < 0, pad1 = x0[1] < 0;
+    /* a padded pixel of the pair reads its neighbour's taps, then drops them */
+    if (pad0) x0[0] = x0[1];
+    if (pad1) x0[1] = x0[0];
+    const u32 ax[2] = {(u32)xa[lx], (u32)xa[lx + 1]};
+    const u32 ay = (u32)ya[threadIdx.y];
+    if (SRC == SRC_NV12_UV16)
+      nv12_pair<true>(p, im, x0, ax, y0, ay, out);
+    else if (SRC == SRC_NV12)
+      nv12_pair<false>(p, im, x0, ax, y0, ay, out);
+    else if (SRC == SRC_RGBA8_VEC)
+      rgba_pair<true>(p, im, x0, ax, y0, ay, out);
+    else
+      rgba_pair<false>(p, im, x0, ax, y0, ay, out);
 #pragma unroll
-        for (int c = 0; c < 3; c++) {
-          u32 s = (ONE - ay) * ((ONE - ax) * t00[c] + ax * t01[c]) +
-                  ay * ((ONE - ax) * t10[c] + ax * t11[c]);
-          out[c] = __fmaf_rn(__uint2float_rn(s), p.scale[c], p.bias[c]);
-        }
-      }
-#pragma unroll
-      for (int c = 0; c < 3; c++) *((float *)((u8 *)p.dst[c] + (u64)y * p.dst_pitch[c]) + x) = out[c];
+    for (int c = 0; c < 3; c++) {
+      if (pad0) out[c] = p.pad[c];
+      if (pad1) out[3 + c] = p.pad[c];
     }
   }
+  store_px<F16>(im, x, y, two, p.dst_vec != 0, out);
 }
 
-/* The source path is chosen once per launch (uniform), not per tap. */
-extern "C" __global__ void __launch_bounds__(TX * TY) jet_dnn_preprocess_kernel(jet__dnn_params p) {
-  if (p.nv12)
-    dnn<true, false>(p);
-  else if (p.src_vec)
-    dnn<false, true>(p);
-  else
-    dnn<false, false>(p);
-}
+/* One kernel per source path and output type (the launcher picks by name),
+ * so that each gets its own register allocation: 32 registers, so 8 blocks of
+ * 256 threads fit an SM of 2048 threads (H100; Orin's 1536 take 6 at up to
+ * 40); the odd-address NV12 path (two byte loads per chroma site) takes 48
+ * rather than spill. A register cap rather than __launch_bounds__' block
+ * count, whose meaning changes with the SM's thread limit. */
+#define DNN_KERNEL(name, src, f16, regs)                                         \
+  extern "C" __global__ void __maxnreg__(regs)                                   \
+      name(const __grid_constant__ jet__dnn_kparams p) {                         \
+    dnn<src, f16>(p);                                                            \
+  }
+DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32)
+DNN_KERNEL(jet_dnn_nv12_f16, SRC_NV12_UV16, true, 32)
+DNN_KERNEL(jet_dnn_nv12_odd_f32, SRC_NV12, false, 48)
+DNN_KERNEL(jet_dnn_nv12_odd_f16, SRC_NV12, true, 48)
+DNN_KERNEL(jet_dnn_rgba8_f32, SRC_RGBA8_VEC, false, 32)
+DNN_KERNEL(jet_dnn_rgba8_f16, SRC_RGBA8_VEC, true, 32)
+DNN_KERNEL(jet_dnn_rgba8_odd_f32, SRC_RGBA8, false, 32)
+DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32)

@@ -1,6 +1,7 @@
 /*
- * jet_dnn_preprocess: argument checks, the letterbox rectangle and the
- * normalisation constants on the host, then one kernel (kernels/image/dnn.cu).
+ * jet_dnn_preprocess and its batched form: argument checks, the letterbox
+ * rectangle and the normalisation constants on the host, then one kernel
+ * launch for the whole batch (kernels/image/dnn.cu).
  */
 #include <math.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "image_internal.h"
 #include "jetrt_kernels.h"
 #include "../../kernels/image/color_coeffs.h"
-#include "../../kernels/image/resize_params.h"
+#include "../../kernels/image/dnn_params.h"
 
 static const int cc_rows[4][6] = {
 #define JET__CC_ROW(m, r, cy, crv, cgu, cgv, cbu, yr, yg, yb, ur, ug, ub, vr, vg, vb, yoff) \
@@ -38,7 +39,7 @@ static jet_status check_params(const jet_dnn_params *p, const char *fn) {
 }
 
 /* The letterbox rule of ref_image.h (ref_letterbox_rect), 64-bit. */
-static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn_params *k) {
+static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn_kparams *k) {
   long long w = dw, h = dh;
   if (letterbox) {
     if ((long long)dw * sh <= (long long)dh * sw) {
@@ -55,57 +56,97 @@ static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn
   k->oy = (int)((dh - h) / 2);
 }
 
-jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
-                              const jet_dnn_params *p) {
-  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_DNN, __func__));
-  JET__TRY(check_params(p, __func__));
-  const jet__image_layout *sl = &src->layout, *dl = &dst->layout;
-  unsigned long long tx = ((unsigned long long)dl->width + JET_RS_TX - 1) / JET_RS_TX;
-  unsigned long long ty = ((unsigned long long)dl->height + JET_RS_TY * JET_RS_ROWS - 1) /
-                          (JET_RS_TY * JET_RS_ROWS);
+_Static_assert(JET_DNN_BATCH_MAX == JET_IMAGE_BATCH_MAX, "one launch serves a whole batch");
+_Static_assert(sizeof(jet__dnn_kparams) <= 4096, "kernel parameters stay under 4 KB");
+
+/* One launch for @count checked pairs of one source and one destination shape. */
+static jet_status launch(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
+                         const jet_dnn_params *p, const char *fn) {
+  JET__TRY(check_params(p, fn));
+  const jet__image_layout *sl = &src[0]->layout, *dl = &dst[0]->layout;
+  const unsigned long long tw = JET_DNN_TX * JET_DNN_PX;
+  unsigned long long tx = ((unsigned long long)dl->width + tw - 1) / tw;
+  unsigned long long ty = ((unsigned long long)dl->height + JET_DNN_TY - 1) / JET_DNN_TY;
   if (tx * ty > 0x7fffffffull)
-    return jet__error(JET_STATUS_UNSUPPORTED, __func__,
+    return jet__error(JET_STATUS_UNSUPPORTED, fn,
                       "destination %dx%d needs %llu blocks, over 2^31-1", dl->width, dl->height,
                       tx * ty);
   cudaStream_t cu;
-  JET__TRY(jet__stream_enter(stream, src->h.ctx, &cu, __func__));
+  JET__TRY(jet__stream_enter(stream, src[0]->h.ctx, &cu, fn));
 
-  jet__dnn_params k;
+  jet__dnn_kparams k;
   memset(&k, 0, sizeof k);
-  k.nv12 = sl->format == JET_FORMAT_NV12;
-  k.src0 = src->plane[0];
-  k.src0_pitch = sl->plane[0].pitch;
-  if (k.nv12) {
-    k.src1 = src->plane[1];
-    k.src1_pitch = sl->plane[1].pitch;
-    const int *row = cc_rows[2 * (p->matrix == JET_COLOR_BT709) + (p->range == JET_COLOR_RANGE_FULL)];
+  const int nv12 = sl->format == JET_FORMAT_NV12, f16 = dl->format == JET_FORMAT_RGBF16P;
+  int src_vec = 1;
+  k.dst_vec = 1;
+  const size_t dst_align = (size_t)dl->elem_size * JET_DNN_PX;
+  for (int i = 0; i < count; i++) {
+    jet__dnn_image *im = &k.img[i];
+    const jet__image_layout *il = &src[i]->layout, *ol = &dst[i]->layout;
+    im->src0 = src[i]->plane[0];
+    im->src0_pitch = il->plane[0].pitch;
+    /* one load per tap: NV12's U,V pairs 2-byte, RGBA8 pixels 4-byte aligned */
+    if (nv12) {
+      im->src1 = src[i]->plane[1];
+      im->src1_pitch = il->plane[1].pitch;
+      src_vec &= (uintptr_t)im->src1 % 2 == 0 && im->src1_pitch % 2 == 0;
+    } else {
+      src_vec &= (uintptr_t)im->src0 % 4 == 0 && im->src0_pitch % 4 == 0;
+    }
+    for (int c = 0; c < 3; c++) {
+      int plane = p->bgr ? 2 - c : c;
+      im->dst[c] = (unsigned char *)dst[i]->plane[plane];
+      im->dst_pitch[c] = ol->plane[plane].pitch;
+      k.dst_vec &= (uintptr_t)im->dst[c] % dst_align == 0 && im->dst_pitch[c] % dst_align == 0;
+    }
+  }
+  if (nv12) {
+    const int *row =
+        cc_rows[2 * (p->matrix == JET_COLOR_BT709) + (p->range == JET_COLOR_RANGE_FULL)];
     k.cy = row[0];
     k.crv = row[1];
     k.cgu = row[2];
     k.cgv = row[3];
     k.cbu = row[4];
     k.yoff = row[5];
+    int k0 = JET_CC_HALF - k.cy * k.yoff;
+    k.kr = k0 - 128 * k.crv;
+    k.kg = k0 + 128 * (k.cgu + k.cgv);
+    k.kb = k0 - 128 * k.cbu;
   }
-  k.src_vec = (uintptr_t)k.src0 % 4 == 0 && k.src0_pitch % 4 == 0;
   k.sw = sl->width;
   k.sh = sl->height;
   k.dw = dl->width;
   k.dh = dl->height;
   content_rect(k.sw, k.sh, k.dw, k.dh, p->letterbox, &k);
   for (int c = 0; c < 3; c++) {
-    int plane = p->bgr ? 2 - c : c;
-    k.dst[c] = dst->plane[plane];
-    k.dst_pitch[c] = dl->plane[plane].pitch;
     double sd = p->stddev[c], mean = p->mean[c];
     /* out = S * scale + bias with S the exact Q22 sum of 0..255 values */
     k.scale[c] = (float)(1.0 / ((double)(1 << (2 * JET_RESIZE_FRAC_BITS)) * 255.0 * sd));
     k.bias[c] = (float)(-mean / sd);
     k.pad[c] = (float)(((double)p->pad[c] / 255.0 - mean) / sd);
   }
-  jet_dim3 grid = {(unsigned)(tx * ty), 1, 1}, block = {JET_RS_TX, JET_RS_TY, 1};
+  jet_dim3 grid = {(unsigned)(tx * ty), 1, (unsigned)count}, block = {JET_DNN_TX, JET_DNN_TY, 1};
   jet_kernel kern;
-  JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_dnn, "jet_dnn_preprocess_kernel", &kern,
-                               __func__));
+  /* [NV12][one load per tap][half] */
+  static const char *const names[2][2][2] = {
+      {{"jet_dnn_rgba8_odd_f32", "jet_dnn_rgba8_odd_f16"},
+       {"jet_dnn_rgba8_f32", "jet_dnn_rgba8_f16"}},
+      {{"jet_dnn_nv12_odd_f32", "jet_dnn_nv12_odd_f16"}, {"jet_dnn_nv12_f32", "jet_dnn_nv12_f16"}}};
+  const char *name = names[nv12][src_vec][f16];
+  JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_dnn, name, &kern, fn));
   void *args[] = {&k};
-  return jet__launch(cu, kern, grid, block, 0, args, __func__);
+  return jet__launch(cu, kern, grid, block, 0, args, fn);
+}
+
+jet_status jet_dnn_preprocess(jet_stream stream, jet_image src, jet_image dst,
+                              const jet_dnn_params *p) {
+  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_DNN, __func__));
+  return launch(stream, &src, &dst, 1, p, __func__);
+}
+
+jet_status jet_dnn_preprocess_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                                    int count, const jet_dnn_params *p) {
+  JET__TRY(jet__image_check_batch(src, dst, count, JET__IMAGE_OP_DNN, __func__));
+  return launch(stream, src, dst, count, p, __func__);
 }

@@ -6,13 +6,15 @@
 
 #include "image_internal.h"
 
+#define ELEM_SIZE(el) ((el) == JET_ELEM_U8 ? 1 : (el) == JET_ELEM_U16 || (el) == JET_ELEM_F16 ? 2 : 4)
 static const jet_format_desc formats[JET_FORMAT_COUNT_] = {
 #define ROW(name, np, b0, b1, b2, sx, sy, ch, el, text)                                         \
   [JET_FORMAT_##name] = {#name, text, np, {b0, b1, b2}, sx, sy, ch, JET_ELEM_##el,              \
-                         JET_ELEM_##el == JET_ELEM_U8 ? 1 : JET_ELEM_##el == JET_ELEM_U16 ? 2 : 4},
+                         ELEM_SIZE(JET_ELEM_##el)},
     JET_FORMAT_MAP(ROW)
 #undef ROW
 };
+#undef ELEM_SIZE
 
 const jet_format_desc *jet__format(jet_format format) {
   if ((int)format <= 0 || (int)format >= JET_FORMAT_COUNT_) return NULL;
@@ -184,7 +186,8 @@ jet_status jet__image_formats_fit(jet__image_op op, jet_format src, int sw, int 
     case JET__IMAGE_OP_FLIP: fits = src == dst && in(packed_set, src); same_size = 1; break;
     case JET__IMAGE_OP_TRANSPOSE: fits = src == dst && in(packed_set, src); swapped = 1; break;
     case JET__IMAGE_OP_DNN:
-      fits = (src == JET_FORMAT_NV12 || src == JET_FORMAT_RGBA8) && dst == JET_FORMAT_RGBF32P;
+      fits = (src == JET_FORMAT_NV12 || src == JET_FORMAT_RGBA8) &&
+             (dst == JET_FORMAT_RGBF32P || dst == JET_FORMAT_RGBF16P);
       break;
     case JET__IMAGE_OP_REDUCE: fits = in(packed_set, src); break;
     case JET__IMAGE_OP_HISTOGRAM: fits = src == JET_FORMAT_GRAY8; break;

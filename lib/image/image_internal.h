@@ -78,7 +78,7 @@ typedef enum jet__image_op {
   JET__IMAGE_OP_REMAP,        /* same format (filter set), any destination size */
   JET__IMAGE_OP_FLIP,         /* same single-plane unsubsampled format, same size (also ROTATE_180) */
   JET__IMAGE_OP_TRANSPOSE,    /* same single-plane unsubsampled format, w and h swapped (also ROTATE_90/270) */
-  JET__IMAGE_OP_DNN,          /* NV12 or RGBA8 -> RGBF32P, any size */
+  JET__IMAGE_OP_DNN,          /* NV12 or RGBA8 -> RGBF32P or RGBF16P, any size */
   JET__IMAGE_OP_REDUCE,       /* source only: sum/mean/min/max formats */
   JET__IMAGE_OP_HISTOGRAM,    /* source only: GRAY8 */
   JET__IMAGE_OP_COUNT_

@@ -167,6 +167,7 @@ static jet_status image_view(jet_image image, int plane, view *v, jet__alloc_hol
     case JET_ELEM_U8: v->dtype = dl_type(kDLUInt, 8, 1); break;
     case JET_ELEM_U16: v->dtype = dl_type(kDLUInt, 16, 1); break;
     case JET_ELEM_F32: v->dtype = dl_type(kDLFloat, 32, 1); break;
+    case JET_ELEM_F16: v->dtype = dl_type(kDLFloat, 16, 1); break;
     default: return jet__error(JET_STATUS_INTERNAL, fn, "format %s has no DLPack type", f->name);
   }
   struct jet_context_s *c = image->h.ctx;
@@ -439,25 +440,26 @@ static jet_status image_plan_of(const struct jet_context_s *ctx, const DLTensor 
   }
   const jet_format_desc *f = jet__format(format);
   if (!f) return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "unknown format %d", (int)format);
-  int planar = format == JET_FORMAT_RGBF32P;
+  int planar = format == JET_FORMAT_RGBF32P || format == JET_FORMAT_RGBF16P;
   if (f->planes > 1 && !planar)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "%s has %d planes in separate layouts; import each plane as its own image "
                       "(GRAY8 for a Y plane)",
                       f->name, f->planes);
-  unsigned want_code = f->elem == JET_ELEM_F32 ? kDLFloat : kDLUInt;
+  int is_float = f->elem == JET_ELEM_F32 || f->elem == JET_ELEM_F16;
+  unsigned want_code = is_float ? kDLFloat : kDLUInt;
   if (t->dtype.code != want_code || (size_t)t->dtype.bits != (size_t)f->elem_size * 8 ||
       t->dtype.lanes != 1)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "dtype (code %u, %u bits, %u lanes) is not %s's sample type (%s%d, 1 lane)",
                       (unsigned)t->dtype.code, (unsigned)t->dtype.bits, (unsigned)t->dtype.lanes,
-                      f->name, f->elem == JET_ELEM_F32 ? "float" : "uint", f->elem_size * 8);
+                      f->name, is_float ? "float" : "uint", f->elem_size * 8);
   int64_t s_pl = 0, s_row, s_px, s_c, h, w, c;
   int64_t samples = planar ? 1 : f->bytes_per_pixel[0] / f->elem_size;
   if (planar) {
     if (t->ndim != 3 || t->shape[0] != 3)
-      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
-                        "RGBF32P takes a [3, height, width] tensor");
+      return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "%s takes a [3, height, width] tensor",
+                        f->name);
     h = t->shape[1];
     w = t->shape[2];
     c = 1;

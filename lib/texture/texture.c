@@ -332,6 +332,7 @@ static jet_texel_format plane_format(jet_format f, int plane) {
     case JET_FORMAT_GRAY16: t.type = JET_CHANNEL_U16; break;
     case JET_FORMAT_GRAYF32:
     case JET_FORMAT_RGBF32P: t.type = JET_CHANNEL_F32; break;
+    case JET_FORMAT_RGBF16P: t.type = JET_CHANNEL_F16; break;
     default: t.channels = 0; break;
   }
   return t;

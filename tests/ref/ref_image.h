@@ -153,4 +153,19 @@ void ref_letterbox_rect(int sw, int sh, int dw, int dh, int letterbox, int *ox, 
                         int *ch);
 int ref_dnn_preprocess(const ref_image *src, ref_image *dst, const ref_dnn_params *p);
 
+/* IEEE 754 binary16 (ref_half.c). ref_f32_to_f16: round to nearest, ties to
+ * even (what __float2half_rn does): magnitudes from 65520 up give infinity,
+ * below 2^-14 subnormals (units of 2^-24), up to 2^-25 zero (2^-25 itself is a
+ * tie, to 0); the sign is kept, zeros included; NaN stays a quiet NaN.
+ * ref_f16_to_f32: exact. */
+uint16_t ref_f32_to_f16(float f);
+float ref_f16_to_f32(uint16_t h);
+/* RGBF32P -> RGBF16P of the same size, every value by ref_f32_to_f16. */
+int ref_image_f32_to_f16(const ref_image *src, ref_image *dst);
+/* DNN preprocess into RGBF16P: ref_dnn_preprocess's float, rounded to half.
+ * jet_dnn_preprocess rounds its own float result, which may differ from the
+ * reference's in the last float bits: where the two straddle a half rounding
+ * boundary, the halves differ by one step. */
+int ref_dnn_preprocess_f16(const ref_image *src, ref_image *dst, const ref_dnn_params *p);
+
 #endif /* JET_REF_IMAGE_H */

@@ -344,6 +344,15 @@ static int t_import_refuses_bad_tensors(void) {
   f.strides[1] = 5;
   f.strides[2] = 1;
   REFUSED(&f, JET_FORMAT_RGBF32P, 1, JET_STATUS_INVALID_ARGUMENT, "overlap");
+  /* RGBF16P: float16 samples only, [3, h, w] only, planes apart */
+  REFUSED(&f, JET_FORMAT_RGBF16P, 1, JET_STATUS_INVALID_ARGUMENT, "float16");
+  f.m.dl_tensor.dtype.bits = 16;
+  REFUSED(&f, JET_FORMAT_RGBF16P, 1, JET_STATUS_INVALID_ARGUMENT, "overlap");
+  REFUSED(&f, JET_FORMAT_RGBF32P, 1, JET_STATUS_INVALID_ARGUMENT, "float32");
+  f.m.dl_tensor.ndim = 2;
+  f.strides[0] = 5;
+  REFUSED(&f, JET_FORMAT_RGBF16P, 1, JET_STATUS_INVALID_ARGUMENT, "RGBF16P takes a [3, height, width]");
+  REFUSED(&f, JET_FORMAT_NONE_, 1, JET_STATUS_INVALID_ARGUMENT, "no image format fits");
 
   CHECK(deleted == 0);
   CHECK(atomic_load(&c.live_objects) == 0);

@@ -1,7 +1,7 @@
 /* jet_dnn_preprocess against ref_dnn_preprocess on fresh random frames:
  * NV12 and RGBA8, letterbox on and off, RGB and BGR planes, every matrix and
- * range, created and padded wrapped layouts, poisoned outputs; and the
- * bad-input statuses. */
+ * range, created and padded wrapped layouts, poisoned outputs, float and half
+ * outputs; and the bad-input statuses. */
 #include <math.h>
 #include <stdint.h>
 
@@ -27,6 +27,38 @@ static void random_params(jet_dnn_params *p, ref_dnn_params *r, int letterbox, i
   memcpy(r->stddev, p->stddev, sizeof r->stddev);
 }
 
+/* Half output against float output of the same call (@f32, from the GPU)
+ * and against the reference (@ref, RGBF32P): every half is exactly
+ * ref_f32_to_f16 of the GPU's float (the documented rule), and equals the
+ * reference's float rounded to half, or is one half step from it where the
+ * GPU's float differs from the reference's and the two round apart. */
+static int check_f16(const ref_image *h, const ref_image *f32, const ref_image *ref, char *why,
+                     size_t n) {
+  for (int c = 0; c < 3; c++)
+    for (int y = 0; y < h->height; y++) {
+      const uint16_t *g = (const uint16_t *)(h->data[c] + h->pitch[c] * (size_t)y);
+      const float *a = (const float *)(f32->data[c] + f32->pitch[c] * (size_t)y);
+      const float *r = (const float *)(ref->data[c] + ref->pitch[c] * (size_t)y);
+      for (int x = 0; x < h->width; x++) {
+        uint16_t want = ref_f32_to_f16(a[x]), rh = ref_f32_to_f16(r[x]);
+        if (g[x] != want) {
+          snprintf(why, n, "plane %d (%d, %d): half 0x%04x, float %.9g rounds to 0x%04x", c, x, y,
+                   g[x], (double)a[x], want);
+          return 1;
+        }
+        if (g[x] == rh) continue;
+        /* halves of one sign are ordered like their magnitudes' bit patterns */
+        int d = (g[x] & 0x7fff) - (rh & 0x7fff);
+        if (a[x] == r[x] || (g[x] ^ rh) & 0x8000 || d < -1 || d > 1) {
+          snprintf(why, n, "plane %d (%d, %d): half 0x%04x, reference %.9g rounds to 0x%04x", c, x,
+                   y, g[x], (double)r[x], rh);
+          return 1;
+        }
+      }
+    }
+  return 0;
+}
+
 static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh, int dw, int dh,
                     int letterbox, int bgr, int which) {
   ref_image src, exp, got;
@@ -42,6 +74,7 @@ static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh
   jet_dnn_params p;
   ref_dnn_params rp;
   random_params(&p, &rp, letterbox, bgr);
+  jet_dnn_params keep = p;
   CHECK_OK(jet_dnn_preprocess(st, s.img, d.img, &p));
   memset(&p, 0x5A, sizeof p); /* the call copied what it needs */
   CHECK_OK(jet_stream_synchronize(st));
@@ -52,6 +85,23 @@ static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh
             "%s %dx%d -> %dx%d letterbox %d bgr %d matrix %d range %d layout %d: %s",
             jet_format_name(f), sw, sh, dw, dh, letterbox, bgr, (int)rp.matrix, (int)rp.range,
             which, why);
+  /* the same call into half planes */
+  ref_image h;
+  jtr_image dh16;
+  CHECK(ref_image_alloc(&h, JET_FORMAT_RGBF16P, dw, dh, 0) == 0);
+  CHECK(jtr_make(ctx, &h, which == 0 ? -1 : which == 1 ? 6 : 2, which == 2 ? 2 : 0, 0, &dh16) == 0);
+  CHECK(jtr_poison(&dh16) == 0);
+  p = keep;
+  CHECK_OK(jet_dnn_preprocess(st, s.img, dh16.img, &p));
+  memset(&p, 0x5A, sizeof p);
+  CHECK_OK(jet_stream_synchronize(st));
+  CHECK(jtr_fetch(&dh16, &h) == 0);
+  CHECK_MSG(!check_f16(&h, &got, &exp, why, sizeof why),
+            "F16: %s %dx%d -> %dx%d letterbox %d bgr %d matrix %d range %d layout %d: %s",
+            jet_format_name(f), sw, sh, dw, dh, letterbox, bgr, (int)rp.matrix, (int)rp.range,
+            which, why);
+  jtr_free(&dh16);
+  ref_image_free(&h);
   jtr_free(&s);
   jtr_free(&d);
   ref_image_free(&src);
@@ -157,6 +207,127 @@ TEST(gpu_dnn_preprocess_letterbox_pad_exact) {
   return 0;
 }
 
+/* ------------------------------------------------------------ batches */
+
+/* Whole planes of two host images of one format and size, byte for byte. */
+static int same_bytes(const ref_image *a, const ref_image *b) {
+  for (int i = 0; i < a->planes; i++)
+    for (int y = 0; y < a->plane_h[i]; y++)
+      if (memcmp(a->data[i] + a->pitch[i] * (size_t)y, b->data[i] + b->pitch[i] * (size_t)y,
+                 a->row_bytes[i]))
+        return 0;
+  return 1;
+}
+
+/* @count frames of fresh random content through one jet_dnn_preprocess_batch
+ * into @out (RGBF32P or RGBF16P), each destination in its own layout
+ * (created, padded, odd pitch and offset, by index): every output is bit for
+ * bit the single call's, and matches the reference (F32 within 1e-5; F16 by
+ * check_f16 against a single F32 call). */
+static int batch_case(jet_context ctx, jet_stream st, jet_format f, jet_format out, int count,
+                      int sw, int sh, int dw, int dh, int letterbox) {
+  enum { N = JET_IMAGE_BATCH_MAX };
+  ref_image src[N], got[N], one[N], f32[N], exp;
+  jtr_image s[N], d[N], d1[N], df[N];
+  jet_image si[N], di[N];
+  int f16 = out == JET_FORMAT_RGBF16P;
+  CHECK(count <= N);
+  CHECK(ref_image_alloc(&exp, JET_FORMAT_RGBF32P, dw, dh, 0) == 0);
+  for (int i = 0; i < count; i++) {
+    int which = i % 3;
+    CHECK(ref_image_alloc(&src[i], f, sw, sh, jt_rand() % 40) == 0);
+    ref_image_randomize(&src[i], jt_rand);
+    CHECK(ref_image_alloc(&got[i], out, dw, dh, 0) == 0);
+    CHECK(ref_image_alloc(&one[i], out, dw, dh, 0) == 0);
+    CHECK(ref_image_alloc(&f32[i], JET_FORMAT_RGBF32P, dw, dh, 0) == 0);
+    CHECK(jtr_make(ctx, &src[i], which == 0 ? -1 : which == 1 ? 64 : 13, which == 2 ? 1 : 0, 1,
+                   &s[i]) == 0);
+    CHECK(jtr_make(ctx, &got[i], which == 0 ? -1 : which == 1 ? 12 : 6,
+                   which == 2 ? (size_t)got[i].elem_size : 0, 0, &d[i]) == 0);
+    CHECK(jtr_make(ctx, &one[i], -1, 0, 0, &d1[i]) == 0);
+    CHECK(jtr_make(ctx, &f32[i], -1, 0, 0, &df[i]) == 0);
+    CHECK(jtr_poison(&d[i]) == 0);
+    CHECK(jtr_poison(&d1[i]) == 0);
+    CHECK(jtr_poison(&df[i]) == 0);
+    si[i] = s[i].img;
+    di[i] = d[i].img;
+  }
+  jet_dnn_params p;
+  ref_dnn_params rp;
+  random_params(&p, &rp, letterbox, (int)(jt_rand() & 1));
+  jet_dnn_params keep = p;
+  CHECK_OK(jet_dnn_preprocess_batch(st, si, di, count, &p));
+  memset(&p, 0x5A, sizeof p);
+  for (int i = 0; i < count; i++) {
+    p = keep;
+    CHECK_OK(jet_dnn_preprocess(st, s[i].img, d1[i].img, &p));
+    CHECK_OK(jet_dnn_preprocess(st, s[i].img, df[i].img, &p));
+  }
+  CHECK_OK(jet_stream_synchronize(st));
+  char why[256];
+  for (int i = 0; i < count; i++) {
+    CHECK(jtr_fetch(&d[i], &got[i]) == 0);
+    CHECK(jtr_fetch(&d1[i], &one[i]) == 0);
+    CHECK(jtr_fetch(&df[i], &f32[i]) == 0);
+    CHECK_MSG(same_bytes(&got[i], &one[i]), "%s %dx%d -> %s %dx%d, batch of %d: image %d differs "
+              "from its single call", jet_format_name(f), sw, sh, jet_format_name(out), dw, dh,
+              count, i);
+    CHECK(ref_dnn_preprocess(&src[i], &exp, &rp) == 0);
+    int bad = f16 ? check_f16(&got[i], &f32[i], &exp, why, sizeof why)
+                  : ref_image_compare(&got[i], &exp, 1e-5, why, sizeof why);
+    CHECK_MSG(!bad, "%s %dx%d -> %s %dx%d letterbox %d, batch of %d, image %d: %s",
+              jet_format_name(f), sw, sh, jet_format_name(out), dw, dh, letterbox, count, i, why);
+  }
+  for (int i = 0; i < count; i++) {
+    jtr_free(&s[i]);
+    jtr_free(&d[i]);
+    jtr_free(&d1[i]);
+    jtr_free(&df[i]);
+    ref_image_free(&src[i]);
+    ref_image_free(&got[i]);
+    ref_image_free(&one[i]);
+    ref_image_free(&f32[i]);
+  }
+  ref_image_free(&exp);
+  return 0;
+}
+
+static int dnn_batches(jet_format f) {
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  jet_stream_desc sd = {JET_STREAM_NON_BLOCKING, 0};
+  CHECK_OK(jet_stream_create(ctx, &sd, &st));
+  static const int counts[] = {1, 2, 4};
+  static const jet_format outs[] = {JET_FORMAT_RGBF32P, JET_FORMAT_RGBF16P};
+  for (int o = 0; o < 2; o++)
+    for (int c = 0; c < 3; c++)
+      for (int lb = 0; lb < 2; lb++) {
+        int n = counts[c];
+        CHECK(batch_case(ctx, st, f, outs[o], n, 18, 10, 9, 17, lb) == 0);
+        CHECK(batch_case(ctx, st, f, outs[o], n, 2, 2, 3, 2, lb) == 0);
+        CHECK(batch_case(ctx, st, f, outs[o], n, 1922, 1082, 641, 361, lb) == 0);
+        if (f == JET_FORMAT_RGBA8) CHECK(batch_case(ctx, st, f, outs[o], n, 17, 9, 40, 23, lb) == 0);
+      }
+  /* four cameras to the network input, and a full batch */
+  CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 4, 1920, 1080, 640, 640, 1) == 0);
+  CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 4, 1280, 720, 640, 640, 1) == 0);
+  CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, JET_IMAGE_BATCH_MAX, 64, 36, 33, 31, 1) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+TEST(gpu_dnn_preprocess_batch_nv12) {
+  REQUIRE_GPU();
+  return dnn_batches(JET_FORMAT_NV12);
+}
+
+TEST(gpu_dnn_preprocess_batch_rgba8) {
+  REQUIRE_GPU();
+  return dnn_batches(JET_FORMAT_RGBA8);
+}
+
 /* ------------------------------------------------------------ bad input */
 
 static jet_dnn_params good_params(void) {
@@ -172,6 +343,16 @@ TEST(badarg_dnn_null_handles) {
   CHECK_ST(jet_dnn_preprocess(NULL, NULL, NULL, &p), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_dnn_preprocess(NULL, fake, fake, &p), JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_dnn_preprocess(NULL, NULL, NULL, NULL), JET_STATUS_INVALID_HANDLE);
+  jet_image none[2] = {NULL, NULL}, fakes[2] = {fake, fake};
+  CHECK_ST(jet_dnn_preprocess_batch(NULL, NULL, none, 1, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_dnn_preprocess_batch(NULL, none, NULL, 1, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_dnn_preprocess_batch(NULL, none, none, 0, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_dnn_preprocess_batch(NULL, none, none, -1, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_dnn_preprocess_batch(NULL, none, none, JET_IMAGE_BATCH_MAX + 1, &p),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "count 17") != NULL);
+  CHECK_ST(jet_dnn_preprocess_batch(NULL, none, none, 2, &p), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_dnn_preprocess_batch(NULL, fakes, fakes, 2, NULL), JET_STATUS_INVALID_HANDLE);
   return 0;
 }
 
@@ -183,10 +364,11 @@ TEST(gpu_badarg_dnn_preprocess) {
   jet_stream st, ost;
   CHECK_OK(jet_stream_create(ctx, NULL, &st));
   CHECK_OK(jet_stream_create(other, NULL, &ost));
-  jet_image nv, rgba, out, gray, rgbf, gone, foreign;
+  jet_image nv, rgba, out, gray, rgbf, gone, foreign, out16;
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_NV12, 32, 16, &nv));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 16, &rgba));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 8, &out));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF16P, 8, 8, &out16));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_GRAY8, 32, 16, &gray));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32, 8, 8, &rgbf));
   CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 8, &gone));
@@ -205,6 +387,10 @@ TEST(gpu_badarg_dnn_preprocess) {
   CHECK_ST(jet_dnn_preprocess(st, gray, out, &p), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
   CHECK_ST(jet_dnn_preprocess(st, nv, rgbf, &p), JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+  CHECK_OK(jet_dnn_preprocess(st, nv, out16, &p));
+  CHECK_OK(jet_dnn_preprocess(st, rgba, out16, &p));
+  CHECK_ST(jet_dnn_preprocess(st, out16, out, &p), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
   CHECK_ST(jet_dnn_preprocess(st, nv, out, NULL), JET_STATUS_INVALID_ARGUMENT);
   q = p;
@@ -239,12 +425,70 @@ TEST(gpu_badarg_dnn_preprocess) {
   CHECK_OK(jet_image_wrap(ctx, JET_FORMAT_RGBF32P, 8, 8, pl, 3, JET_IMAGE_MEMORY_DEVICE, &alias));
   CHECK_ST(jet_dnn_preprocess(st, rgba, alias, &p), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "overlap") != NULL);
+
+  /* batches */
+  jet_image nv2, out2, out16b, small, rgba2;
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_NV12, 32, 16, &nv2));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBA8, 32, 16, &rgba2));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 8, &out2));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF16P, 8, 8, &out16b));
+  CHECK_OK(jet_image_create(ctx, JET_FORMAT_RGBF32P, 8, 7, &small));
+  {
+    jet_image s2[2] = {nv, nv2}, d2[2] = {out, out2};
+    CHECK_OK(jet_dnn_preprocess_batch(st, s2, d2, 2, &p));
+    CHECK_OK(jet_dnn_preprocess_batch(st, s2, d2, 1, &p));
+    jet_image h2[2] = {out16, out16b};
+    CHECK_OK(jet_dnn_preprocess_batch(st, s2, h2, 2, &p));
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, d2, 0, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, d2, JET_IMAGE_BATCH_MAX + 1, &p),
+             JET_STATUS_INVALID_ARGUMENT);
+    CHECK_ST(jet_dnn_preprocess_batch(st, NULL, d2, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, NULL, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, d2, 2, NULL), JET_STATUS_INVALID_ARGUMENT);
+    q = p;
+    q.stddev[0] = 0.0f;
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, d2, 2, &q), JET_STATUS_INVALID_ARGUMENT);
+    CHECK_ST(jet_dnn_preprocess_batch(NULL, s2, d2, 2, &p), JET_STATUS_INVALID_HANDLE);
+    CHECK_ST(jet_dnn_preprocess_batch(ost, s2, d2, 2, &p), JET_STATUS_WRONG_CONTEXT);
+    /* one source shape, one destination shape */
+    jet_image mixed_src[2] = {nv, rgba}, mixed_dst[2] = {out, out16b}, sized[2] = {out, small};
+    CHECK_ST(jet_dnn_preprocess_batch(st, mixed_src, d2, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(jet_last_error()->message, "pair 1") != NULL);
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, mixed_dst, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, sized, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    jet_image odd_src[2] = {nv, nv2};
+    jet_image bad_fmt[2] = {out, rgbf};
+    CHECK_ST(jet_dnn_preprocess_batch(st, odd_src, bad_fmt, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(jet_last_error()->message, "format mismatch") != NULL);
+    jet_image gray_src[2] = {nv, gray};
+    CHECK_ST(jet_dnn_preprocess_batch(st, gray_src, d2, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    /* handles */
+    jet_image gone_dst[2] = {out, gone}, foreign_dst[2] = {out, foreign}, null_src[2] = {nv, NULL};
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, gone_dst, 2, &p), JET_STATUS_INVALID_HANDLE);
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, foreign_dst, 2, &p), JET_STATUS_WRONG_CONTEXT);
+    CHECK_ST(jet_dnn_preprocess_batch(st, null_src, d2, 2, &p), JET_STATUS_INVALID_HANDLE);
+    /* overlaps: one destination twice, a destination over another pair's source */
+    jet_image twice[2] = {out, out};
+    CHECK_ST(jet_dnn_preprocess_batch(st, s2, twice, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(jet_last_error()->message, "overlap") != NULL);
+    jet_image rs[2] = {rgba2, rgba}, over[2] = {alias, out};
+    CHECK_ST(jet_dnn_preprocess_batch(st, rs, over, 2, &p), JET_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(jet_last_error()->message, "overlap") != NULL);
+    jet_image same_src[2] = {nv, nv};
+    CHECK_OK(jet_dnn_preprocess_batch(st, same_src, d2, 2, &p)); /* one frame read twice */
+  }
   CHECK_OK(jet_stream_synchronize(st));
+  CHECK_OK(jet_image_destroy(nv2));
+  CHECK_OK(jet_image_destroy(rgba2));
+  CHECK_OK(jet_image_destroy(out2));
+  CHECK_OK(jet_image_destroy(out16b));
+  CHECK_OK(jet_image_destroy(small));
 
   CHECK_OK(jet_image_destroy(alias));
   CHECK_OK(jet_image_destroy(nv));
   CHECK_OK(jet_image_destroy(rgba));
   CHECK_OK(jet_image_destroy(out));
+  CHECK_OK(jet_image_destroy(out16));
   CHECK_OK(jet_image_destroy(gray));
   CHECK_OK(jet_image_destroy(rgbf));
   CHECK_OK(jet_image_destroy(foreign));

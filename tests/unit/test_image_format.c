@@ -1,6 +1,7 @@
 /* The format table, plane layout, validation and format-pair rules of
  * jet_image; all host-only (no CUDA call is reached). */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -26,7 +27,8 @@ TEST(image_format_table_consistent) {
     CHECK(strcmp(d.name, jet_format_name(f)) == 0);
     CHECK(d.description && d.description[0]);
     CHECK_MSG(d.planes >= 1 && d.planes <= JET_IMAGE_MAX_PLANES, "%s", d.name);
-    int es = d.elem == JET_ELEM_U8 ? 1 : d.elem == JET_ELEM_U16 ? 2 : 4;
+    int es = d.elem == JET_ELEM_U8 ? 1 : d.elem == JET_ELEM_U16 || d.elem == JET_ELEM_F16 ? 2 : 4;
+    CHECK_MSG(d.elem >= JET_ELEM_U8 && d.elem <= JET_ELEM_F16, "%s", d.name);
     CHECK_MSG(d.elem_size == es, "%s", d.name);
     for (int i = 0; i < JET_IMAGE_MAX_PLANES; i++) {
       if (i < d.planes) {
@@ -310,7 +312,10 @@ TEST(image_op_format_rules) {
         {JET__IMAGE_OP_RESIZE, pix, 6, 4},    {JET__IMAGE_OP_FILTER, pix, 8, 6},
         {JET__IMAGE_OP_REMAP, pix, 2, 2},     {JET__IMAGE_OP_FLIP, packed, 8, 6},
         {JET__IMAGE_OP_TRANSPOSE, packed, 6, 8},
-        {JET__IMAGE_OP_DNN, (s == JET_FORMAT_NV12 || s == JET_FORMAT_RGBA8) && d == JET_FORMAT_RGBF32P, 6, 4},
+        {JET__IMAGE_OP_DNN,
+         (s == JET_FORMAT_NV12 || s == JET_FORMAT_RGBA8) &&
+             (d == JET_FORMAT_RGBF32P || d == JET_FORMAT_RGBF16P),
+         6, 4},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
       jet_status st = jet__image_formats_fit(rows[r].op, s, 8, 6, d, rows[r].dw, rows[r].dh, "test");
@@ -382,5 +387,117 @@ TEST(badarg_image_handles) {
   CHECK_ST(jet_image_destroy(fake), JET_STATUS_INVALID_HANDLE);
   CHECK_OK(jet_image_destroy(NULL));
   CHECK_ST(jet__image_check_pair(fake, fake, JET__IMAGE_OP_FILTER, "test"), JET_STATUS_INVALID_HANDLE);
+  return 0;
+}
+
+/* RGBF16P: appended (values are stable), planar half, 2-byte elements. */
+TEST(image_format_rgbf16p) {
+  CHECK(JET_FORMAT_RGBF16P == JET_FORMAT_UYVY + 1 && JET_FORMAT_RGBF16P == JET_FORMAT_COUNT_ - 1);
+  CHECK(JET_ELEM_F16 == 4);
+  jet_format_desc d = info_of(JET_FORMAT_RGBF16P);
+  CHECK(strcmp(d.name, "RGBF16P") == 0 && d.planes == 3 && d.channels == 3);
+  CHECK(d.elem == JET_ELEM_F16 && d.elem_size == 2);
+  for (int i = 0; i < 3; i++) CHECK(d.bytes_per_pixel[i] == 2);
+  jet__image_layout l;
+  CHECK_OK(jet__image_layout_compute(JET_FORMAT_RGBF16P, 17, 9, NULL, JET_IMAGE_PITCH_ALIGN, &l, "t"));
+  for (int i = 0; i < 3; i++)
+    CHECK(l.plane[i].width == 17 && l.plane[i].height == 9 && l.plane[i].row_bytes == 34);
+  size_t odd[3] = {35, 36, 36};
+  CHECK_ST(jet__image_layout_compute(JET_FORMAT_RGBF16P, 17, 9, odd, 1, &l, "t"),
+           JET_STATUS_INVALID_ARGUMENT);
+  /* operations other than the DNN preprocess refuse it */
+  static const jet__image_op ops[] = {JET__IMAGE_OP_CONVERT, JET__IMAGE_OP_RESIZE,
+                                      JET__IMAGE_OP_FILTER,  JET__IMAGE_OP_REMAP,
+                                      JET__IMAGE_OP_FLIP,    JET__IMAGE_OP_TRANSPOSE};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    CHECK_ST(jet__image_formats_fit(ops[i], JET_FORMAT_RGBF16P, 8, 8, JET_FORMAT_RGBF16P, 8, 8, "t"),
+             JET_STATUS_INVALID_ARGUMENT);
+    CHECK(strncmp(jet_last_error()->message, "format mismatch", 15) == 0);
+  }
+  CHECK_ST(jet__image_formats_fit(JET__IMAGE_OP_REDUCE, JET_FORMAT_RGBF16P, 8, 8, JET_FORMAT_NONE_,
+                                  0, 0, "t"),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strncmp(jet_last_error()->message, "format mismatch", 15) == 0);
+  CHECK_ST(jet__image_formats_fit(JET__IMAGE_OP_DNN, JET_FORMAT_RGBF16P, 8, 8, JET_FORMAT_RGBF32P,
+                                  8, 8, "t"),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK_OK(jet__image_formats_fit(JET__IMAGE_OP_DNN, JET_FORMAT_NV12, 8, 8, JET_FORMAT_RGBF16P, 3,
+                                  5, "t"));
+  return 0;
+}
+
+/* The reference's float -> half conversion: known values, ties to even,
+ * subnormals, overflow, specials; every half round-trips; random floats go
+ * to the nearest half (checked against its neighbours in double). */
+static float f_of(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+TEST(ref_half_conversion) {
+  static const struct {
+    float f;
+    uint16_t h;
+  } known[] = {
+      {0.0f, 0x0000},          {1.0f, 0x3c00},          {-2.0f, 0xc000},
+      {0.5f, 0x3800},          {65504.0f, 0x7bff},      {-65504.0f, 0xfbff},
+      {65519.99f, 0x7bff},     {65520.0f, 0x7c00},      {1.0e6f, 0x7c00},
+      {-1.0e30f, 0xfc00},      {0.1f, 0x2e66},          {0.333333343f, 0x3555},
+      {6.103515625e-05f, 0x0400}, /* 2^-14, smallest normal */
+      {6.0975551605224609e-05f, 0x03ff}, /* largest subnormal, 1023 * 2^-24 */
+      {5.9604644775390625e-08f, 0x0001}, /* 2^-24 */
+      {2.98023223876953125e-08f, 0x0000}, /* 2^-25: tie, to even 0 */
+      {-2.98023223876953125e-08f, 0x8000},
+      {2.9802326e-08f, 0x0001},  /* just above 2^-25 */
+      {8.94069671630859375e-08f, 0x0002}, /* 3 * 2^-25: tie between 1 and 2, to 2 */
+      {1.490116119384765625e-07f, 0x0002}, /* 5 * 2^-25: tie between 2 and 3, to 2 */
+      {1.00048828125f, 0x3c00},  /* 1 + 2^-11: tie, to even 0x3c00 */
+      {1.00146484375f, 0x3c02},  /* 1 + 3 * 2^-11: tie, to even 0x3c02 */
+      {1.0005f, 0x3c01},         /* above the tie */
+      {2047.0f, 0x67ff},         {2049.0f, 0x6800}, /* tie, to even 2048 */
+      {2051.0f, 0x6802},         /* tie, to even 2052 */
+      {1.0e-30f, 0x0000},        {-1.0e-40f, 0x8000}, /* float subnormal */
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    CHECK_MSG(ref_f32_to_f16(known[i].f) == known[i].h, "%.9g -> 0x%04x, want 0x%04x",
+              (double)known[i].f, ref_f32_to_f16(known[i].f), known[i].h);
+  CHECK(ref_f32_to_f16(f_of(0x3f801001u)) == 0x3c01); /* one float step above the tie */
+  CHECK(ref_f32_to_f16(f_of(0x3f800fffu)) == 0x3c00); /* one below */
+  CHECK(ref_f32_to_f16(-0.0f) == 0x8000);
+  CHECK(ref_f32_to_f16(INFINITY) == 0x7c00 && ref_f32_to_f16(-INFINITY) == 0xfc00);
+  uint16_t n = ref_f32_to_f16(NAN);
+  CHECK((n & 0x7c00) == 0x7c00 && (n & 0x3ff) != 0);
+  CHECK((ref_f32_to_f16(f_of(0x7f800001u)) & 0x3ff) != 0); /* a payload only in low bits */
+  CHECK(isnan(ref_f16_to_f32(0x7e00)) && ref_f16_to_f32(0xfc00) == -INFINITY);
+  CHECK(ref_f16_to_f32(0x0001) == 5.9604644775390625e-08f && ref_f16_to_f32(0x3c00) == 1.0f);
+  for (uint32_t h = 0; h < 65536; h++) {
+    if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff)) continue;
+    CHECK_MSG(ref_f32_to_f16(ref_f16_to_f32((uint16_t)h)) == h, "0x%04x", h);
+  }
+  /* random floats over the half range and beyond: the result is the nearest
+   * half, an even one on a tie (neighbours compared exactly in double) */
+  for (int i = 0; i < 200000; i++) {
+    uint32_t e = 100 + jt_rand() % 50; /* 2^-27 .. 2^22 */
+    uint32_t bits = (jt_rand() & 0x80000000u) | (e << 23) | (jt_rand() & 0x7fffffu);
+    if (i % 4 == 0) bits &= ~0x1fffu | (jt_rand() & 0x1000u); /* near a tie */
+    float f = f_of(bits);
+    uint16_t h = ref_f32_to_f16(f);
+    double v = fabs((double)f), got = fabs((double)ref_f16_to_f32(h));
+    uint16_t mag = h & 0x7fff;
+    CHECK_MSG((h & 0x8000) == ((bits >> 16) & 0x8000), "%.9g sign", (double)f);
+    if (mag == 0x7c00) {
+      CHECK_MSG(v >= 65520.0, "%.9g -> inf", (double)f);
+      continue;
+    }
+    double below = mag ? fabs((double)ref_f16_to_f32((uint16_t)(mag - 1))) : -1.0;
+    double above = fabs((double)ref_f16_to_f32((uint16_t)(mag + 1)));
+    if (mag + 1 == 0x7c00) above = 65536.0; /* where the next step would be */
+    double d = fabs(v - got);
+    CHECK_MSG(d <= fabs(v - above) && (mag == 0 || d <= fabs(v - below)),
+              "%.9g -> 0x%04x (%.9g) not nearest", (double)f, h, got);
+    if (d == fabs(v - above) || (mag && d == fabs(v - below)))
+      CHECK_MSG((mag & 1) == 0, "%.9g -> 0x%04x: tie not to even", (double)f, h);
+  }
   return 0;
 }

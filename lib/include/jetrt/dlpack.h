@@ -113,9 +113,9 @@ jet_status jet_dlpack_export_buffer(jet_buffer buf, const jet_dl_dtype *dtype,
 /**
  * jet_dlpack_export_image - a DLPack tensor over one plane of @image.
  *
- * The dtype is the format's sample type (uint8, uint16 or float32, one lane);
- * the shape [height, width] when the plane has one sample per pixel (GRAY*,
- * each plane of RGBF32P and I420, NV12's Y), else [height, width, samples]
+ * The dtype is the format's sample type (uint8, uint16, float32 or float16
+ * for RGBF16P, one lane); the shape [height, width] when the plane has one
+ * sample per pixel (GRAY*, each plane of RGBF32P, RGBF16P and I420, NV12's Y), else [height, width, samples]
  * (RGB8: 3, RGBA8: 4, NV12's UV plane: 2, YUYV: 2), with strides [pitch /
  * sample size, samples, 1]. The device type follows the memory
  * (cudaPointerGetAttributes: device, managed or pinned host).
@@ -161,11 +161,12 @@ jet_status jet_dlpack_import_buffer(jet_context ctx, struct DLManagedTensor *ten
  *       float32); [h, w, 3] -> RGB8 / RGBF32; [h, w, 4] -> RGBA8. Formats that
  *       take one tensor: every single-plane format, as [h, w] or [h, w, c]
  *       with c the samples per pixel (RGB8 3, RGBA8 4, RGBF32 3, YUYV and
- *       UYVY 2 with w the pixel width), and RGBF32P as [3, h, w]. Other multi-plane formats
- *       (NV12, I420) are refused: import each plane as its own image.
+ *       UYVY 2 with w the pixel width), and RGBF32P and RGBF16P (float16)
+ *       as [3, h, w]. Other multi-plane formats (NV12, I420) are refused:
+ *       import each plane as its own image.
  * Strides: the sample (last) stride 1, the pixel stride c, the row stride a
- *       pitch of at least w * c; for RGBF32P the plane stride is free as long
- *       as the planes do not overlap. The dtype is the format's sample type
+ *       pitch of at least w * c; for RGBF32P and RGBF16P the plane stride is
+ *       free as long as the planes do not overlap. The dtype is the format's sample type
  *       with one lane.
  * Memory: kDLCUDA and kDLCUDAManaged give JET_IMAGE_MEMORY_DEVICE images,
  *       kDLCUDAHost a JET_IMAGE_MEMORY_MAPPED_HOST image (the device pointer

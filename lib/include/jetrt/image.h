@@ -10,8 +10,8 @@
  *
  * Plane geometry. Plane 0 has width x height pixels. The other planes of a YUV
  * format hold chroma at (width >> sub_x) x (height >> sub_y) sample sites;
- * RGBF32P's three planes are all full size. A plane's row bytes are its width
- * times its bytes per pixel (jet_format_desc.bytes_per_pixel). YUYV and UYVY
+ * RGBF32P's and RGBF16P's three planes are all full size. A plane's row
+ * bytes are its width times its bytes per pixel (jet_format_desc.bytes_per_pixel). YUYV and UYVY
  * are one plane of 2 bytes per pixel (4 bytes per pair of pixels).
  *
  * Rules every image obeys (checked when it is made):
@@ -19,7 +19,8 @@
  *  - 4:2:0 formats (NV12, NV21, I420) have even width and even height; 4:2:2
  *    formats (YUYV, UYVY) have even width;
  *  - each plane's pitch is >= its row bytes and a multiple of the element
- *    size (1 for 8-bit formats, 2 for GRAY16, 4 for the F32 formats);
+ *    size (1 for 8-bit formats, 2 for GRAY16 and RGBF16P, 4 for the F32
+ *    formats);
  *  - each plane pointer is non-NULL and aligned to the element size;
  *  - no two planes overlap: the byte ranges [ptr, ptr + pitch*(rows-1) +
  *    row_bytes) are disjoint (a range check; planes interleaved row by row
@@ -44,7 +45,8 @@ typedef struct jet_image_s *jet_image;
 typedef enum jet_elem_type {
   JET_ELEM_U8 = 1,  /**< unsigned 8-bit */
   JET_ELEM_U16 = 2, /**< unsigned 16-bit, native endianness */
-  JET_ELEM_F32 = 3  /**< IEEE float */
+  JET_ELEM_F32 = 3, /**< IEEE float */
+  JET_ELEM_F16 = 4  /**< IEEE 754 binary16 (half float), native endianness */
 } jet_elem_type;
 
 /*
@@ -67,7 +69,8 @@ typedef enum jet_elem_type {
   X(NV21, 2, 1, 2, 0, 1, 1, 3, U8, "4:2:0 Y plane + interleaved V,U plane")                    \
   X(I420, 3, 1, 1, 1, 1, 1, 3, U8, "4:2:0 Y, U, V planes")                                     \
   X(YUYV, 1, 2, 0, 0, 1, 0, 3, U8, "4:2:2 packed Y0,U,Y1,V")                                   \
-  X(UYVY, 1, 2, 0, 0, 1, 0, 3, U8, "4:2:2 packed U,Y0,V,Y1")
+  X(UYVY, 1, 2, 0, 0, 1, 0, 3, U8, "4:2:2 packed U,Y0,V,Y1")                                   \
+  X(RGBF16P, 3, 2, 2, 2, 0, 0, 3, F16, "planar R,G,B half floats (CHW)")
 
 /** Image formats. 0 is no format. */
 typedef enum jet_format {
@@ -199,7 +202,8 @@ jet_status jet_image_create_ex(jet_context ctx, const jet_image_desc *desc, jet_
  * @ctx: the owning context.
  * @format, @width, @height: as for jet_image_create.
  * @planes: @plane_count planes, in the format's plane order (Y then UV for
- *          NV12; Y, U, V for I420; R, G, B for RGBF32P); pitch 0 is refused.
+ *          NV12; Y, U, V for I420; R, G, B for RGBF32P and
+ *          RGBF16P); pitch 0 is refused.
  * @plane_count: must equal the format's plane count.
  * @memory: the kind of memory, see above.
  * @out: receives the image; NULL on failure.

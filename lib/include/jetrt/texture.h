@@ -371,8 +371,8 @@ jet_status jet_texture_create_pitch2d(jet_buffer buf, size_t offset, size_t widt
  *   GRAY8, Y/U/V planes of I420 and NV12/NV21 plane 0: U8 x 1;
  *   NV12/NV21 plane 1: U8 x 2 (U,V or V,U); YUYV, UYVY: U8 x 2 (one texel per
  *   pixel: two bytes); RGBA8, BGRA8: U8 x 4; GRAY16: U16 x 1;
- *   GRAYF32 and RGBF32P planes: F32 x 1. RGB8, BGR8 and RGBF32 (3 channels)
- *   have no texture format and are refused.
+ *   GRAYF32 and RGBF32P planes: F32 x 1; RGBF16P planes: F16 x 1. RGB8, BGR8
+ *   and RGBF32 (3 channels) have no texture format and are refused.
  * The plane's address and pitch are checked as in jet_texture_create_pitch2d:
  * plane 0 of a jet_image_create image always qualifies; its later planes start
  * at multiples of JET_IMAGE_PITCH_ALIGN (256) and are refused on a device

@@ -1,0 +1,44 @@
+/*
+ * kernels/image/dnn_params.h - launch parameters of the DNN-preprocess kernels
+ * (kernels/image/dnn.cu), shared with their C launcher (lib/image/dnn.c).
+ * Plain C, no includes, so the one layout compiles as C and as CUDA; each
+ * kernel takes one of these by value.
+ */
+#ifndef JET_KERNELS_IMAGE_DNN_PARAMS_H
+#define JET_KERNELS_IMAGE_DNN_PARAMS_H
+
+/* Block shape and work per thread, shared so that the launcher sizes the grid
+ * the kernels expect: a block is JET_DNN_TX x JET_DNN_TY threads and writes
+ * a tile of JET_DNN_TX * JET_DNN_PX columns by JET_DNN_TY rows, each thread
+ * JET_DNN_PX neighbouring pixels of one row. */
+#define JET_DNN_TX 32
+#define JET_DNN_TY 8
+#define JET_DNN_PX 2
+
+/* Images one launch serves (blockIdx.z): JET_IMAGE_BATCH_MAX. */
+#define JET_DNN_BATCH_MAX 16
+
+/* One image of a batch; all share the sizes and formats below. */
+typedef struct jet__dnn_image {
+  const unsigned char *src0, *src1; /* RGBA8: src0; NV12: Y, interleaved U,V */
+  unsigned long long src0_pitch, src1_pitch;
+  unsigned char *dst[3];            /* planes receiving R, G, B (swapped for BGR) */
+  unsigned long long dst_pitch[3];
+} jet__dnn_image;
+
+typedef struct jet__dnn_kparams {
+  jet__dnn_image img[JET_DNN_BATCH_MAX]; /* the first gridDim.z are used */
+  int sw, sh, dw, dh;
+  int ox, oy, cw, ch;               /* content rectangle (letterbox) */
+  int dst_vec;                      /* all planes' pointers and pitches: JET_DNN_PX elements aligned */
+  float scale[3];                   /* out = fma(S, scale, bias), S the Q22 bilinear sum */
+  float bias[3];
+  float pad[3];                     /* final values outside the content rectangle (float) */
+  int cy, crv, cgu, cgv, cbu, yoff; /* NV12: the color_coeffs.h row */
+  /* NV12: the constant terms of R, G, B (rounding half, luma offset, chroma
+   * centre 128): JET_CC_HALF - cy*yoff - 128*crv, ... + 128*(cgu + cgv),
+   * ... - 128*cbu; a channel is clamp8((cy*Y + crv*V + kr) >> 16), ... */
+  int kr, kg, kb;
+} jet__dnn_kparams;
+
+#endif /* JET_KERNELS_IMAGE_DNN_PARAMS_H */
