@@ -1724,6 +1724,8 @@ int main(int argc, char **argv) {
     if (a > B.arena_bytes) B.arena_bytes = a;
     if (c > B.carena_bytes) B.carena_bytes = c;
   }
+  if (!B.arena_bytes) B.arena_bytes = ALIGN; /* every configuration not built */
+  if (!B.carena_bytes) B.carena_bytes = ALIGN;
   jet_platform_info info;
   jet_status st;
   char err[300];
