@@ -117,6 +117,7 @@ class Peer:
         self.torch_stream = torch.cuda.current_stream()
         self.stream = cvcuda.as_stream(self.torch_stream)
         self.sleep_cycles = 4_000_000
+        self.keep = []
         self.have_sleep = hasattr(torch.cuda, "_sleep")
         self.primer = None if self.have_sleep else torch.empty(512 << 20, dtype=torch.uint8,
                                                                 device="cuda")
@@ -134,6 +135,7 @@ class Peer:
         return t.empty(shape, dtype=dt, device="cuda")
 
     def tensor(self, t, layout="NHWC"):
+        self.keep.append(t)  # the torch memory outlives the CV-CUDA view of it
         return self.cv.as_tensor(t, layout)
 
     @staticmethod
@@ -325,6 +327,7 @@ class Peer:
 
     # ---------------------------------------------------------------- one configuration
     def run(self, c):
+        self.keep = []
         calls, fn = self.build(c)
         copies = self.copies(c["copy_bytes"])
         for f in calls[:1]:  # a refusal raises here, outside the timing
@@ -332,6 +335,7 @@ class Peer:
         self.torch.cuda.synchronize()
         cv_ms, cv_min, copy_ms, hb = self.measure(calls, copies)
         del calls, copies
+        self.keep = []
         return {"cv_ms": round(cv_ms, 6), "copy_ms": round(copy_ms, 6),
                 "cv_min_ms": round(cv_min, 6), "host_bound_chunks": hb, "function": fn}
 
