@@ -1,20 +1,12 @@
-/* jet-bench-image: box and Gaussian filters (jetrt/filter.h), replicated
- * border; the Gaussian's sigma derived from the window (sigma <= 0). */
+/* jet-bench-image: box and Gaussian filters (jetrt/filter.h); the
+ * Gaussian's sigma derived from the window (sigma <= 0), constant borders
+ * with value 0 (NULL). */
 #include "bench-image.h"
 
-static jet_status box5(jet_stream s, const bench_io *io) {
-  return jet_filter_box(s, io->src, io->dst, 5, JET_BORDER_REPLICATE, NULL);
+jet_status bench_jet_filter(jet_stream s, const bench_io *io) {
+  const bench_cfg *c = io->cfg;
+  if (c->op == BOP_GAUSS)
+    return jet_filter_gaussian(s, io->src[0], io->dst[0], c->ksize, 0.0, (jet_border)c->border,
+                               NULL);
+  return jet_filter_box(s, io->src[0], io->dst[0], c->ksize, (jet_border)c->border, NULL);
 }
-static jet_status box31(jet_stream s, const bench_io *io) {
-  return jet_filter_box(s, io->src, io->dst, 31, JET_BORDER_REPLICATE, NULL);
-}
-static jet_status gauss5(jet_stream s, const bench_io *io) {
-  return jet_filter_gaussian(s, io->src, io->dst, 5, 0.0, JET_BORDER_REPLICATE, NULL);
-}
-
-const bench_jet_entry bench_ops_filter[] = {
-    {"box5", box5},
-    {"gauss5", gauss5},
-    {"box31", box31},
-    {NULL, NULL},
-};

@@ -1,19 +1,9 @@
-/* jet-bench-image: transpose, flip and rotation (jetrt/geometry.h). */
+/* jet-bench-image: flip, rotation and transpose (jetrt/geometry.h). */
 #include "bench-image.h"
 
-static jet_status transpose(jet_stream s, const bench_io *io) {
-  return jet_transpose(s, io->src, io->dst);
+jet_status bench_jet_geometry(jet_stream s, const bench_io *io) {
+  const bench_cfg *c = io->cfg;
+  if (c->op == BOP_FLIP) return jet_flip_image(s, io->src[0], io->dst[0], (jet_flip)c->flip);
+  if (c->op == BOP_ROTATE) return jet_rotate(s, io->src[0], io->dst[0], (jet_rotation)c->rotation);
+  return jet_transpose(s, io->src[0], io->dst[0]);
 }
-static jet_status flip_h(jet_stream s, const bench_io *io) {
-  return jet_flip_image(s, io->src, io->dst, JET_FLIP_HORIZONTAL);
-}
-static jet_status rotate90(jet_stream s, const bench_io *io) {
-  return jet_rotate(s, io->src, io->dst, JET_ROTATE_90);
-}
-
-const bench_jet_entry bench_ops_geometry[] = {
-    {"transpose_f32", transpose},
-    {"flip_h_rgba8", flip_h},
-    {"rotate90_rgba8", rotate90},
-    {NULL, NULL},
-};

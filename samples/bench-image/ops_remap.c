@@ -1,12 +1,7 @@
-/* jet-bench-image: bilinear remap (jetrt/resize.h), replicated border. */
+/* jet-bench-image: bilinear remap (jetrt/resize.h); constant border 0. */
 #include "bench-image.h"
 
-static jet_status remap(jet_stream s, const bench_io *io) {
-  return jet_remap(s, io->src, io->dst, (const float *)io->aux, io->aux_pitch,
-                   JET_BORDER_REPLICATE, NULL);
+jet_status bench_jet_remap(jet_stream s, const bench_io *io) {
+  return jet_remap(s, io->src[0], io->dst[0], (const float *)io->aux, io->aux_pitch,
+                   (jet_border)io->cfg->border, NULL);
 }
-
-const bench_jet_entry bench_ops_remap[] = {
-    {"remap_linear", remap},
-    {NULL, NULL},
-};

@@ -1,19 +1,6 @@
 /* jet-bench-image: resize (jetrt/resize.h). */
 #include "bench-image.h"
 
-static jet_status linear(jet_stream s, const bench_io *io) {
-  return jet_resize(s, io->src, io->dst, JET_INTERP_LINEAR);
+jet_status bench_jet_resize(jet_stream s, const bench_io *io) {
+  return jet_resize(s, io->src[0], io->dst[0], (jet_interp)io->cfg->interp);
 }
-static jet_status nearest(jet_stream s, const bench_io *io) {
-  return jet_resize(s, io->src, io->dst, JET_INTERP_NEAREST);
-}
-static jet_status area(jet_stream s, const bench_io *io) {
-  return jet_resize(s, io->src, io->dst, JET_INTERP_AREA);
-}
-
-const bench_jet_entry bench_ops_resize[] = {
-    {"resize_linear", linear},
-    {"resize_nearest", nearest},
-    {"resize_area", area},
-    {NULL, NULL},
-};
