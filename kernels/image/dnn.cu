@@ -21,6 +21,7 @@
  */
 #include "color_coeffs.h"
 #include "dnn_params.h"
+#include "pdl.cuh"
 
 typedef unsigned char u8;
 typedef unsigned short u16;
@@ -288,6 +289,7 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
 #define DNN_KERNEL(name, src, f16, regs)                                         \
   extern "C" __global__ void __maxnreg__(regs)                                   \
       name(const __grid_constant__ jet__dnn_kparams p) {                         \
+    jet_pdl_enter();                                                             \
     dnn<src, f16>(p);                                                            \
   }
 DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32)

@@ -58,19 +58,4 @@ typedef struct jet__remap_params {
   int border_u8[4];         /* constant border, 8-bit formats: clamp8(llround(v)) */
 } jet__remap_params;
 
-typedef struct jet__dnn_params {
-  const unsigned char *src0, *src1; /* RGBA8: src0; NV12: Y, interleaved U,V */
-  unsigned long long src0_pitch, src1_pitch;
-  float *dst[3];                    /* planes receiving R, G, B (swapped for BGR) */
-  unsigned long long dst_pitch[3];
-  int sw, sh, dw, dh;
-  int ox, oy, cw, ch;               /* content rectangle (letterbox) */
-  int nv12;
-  int src_vec;                      /* RGBA8: 4-byte aligned pointer and pitch */
-  float scale[3];                   /* out = fma(S, scale, bias), S the Q22 bilinear sum */
-  float bias[3];
-  float pad[3];                     /* final values outside the content rectangle */
-  int cy, crv, cgu, cgv, cbu, yoff; /* NV12: the color_coeffs.h row */
-} jet__dnn_params;
-
 #endif /* JET_KERNELS_IMAGE_RESIZE_PARAMS_H */
