@@ -268,8 +268,12 @@ static jet_status module_load(jet_context ctx, const jet_kernel_image_set *set,
   JET__TRY(jet__driver(&api, fn));
   JET__TRY(jet__ctx_activate(ctx, fn));
   /* Make sure the runtime's primary context exists and is current: modules
-   * must live where the runtime's streams run. */
-  JET__CUDA(cudaFree, (NULL));
+   * must live where the runtime's streams run. cudaSetDevice (CUDA 12+)
+   * already made it current; cudaFree(NULL) is the fallback, and is skipped
+   * when a context is current because it is refused inside stream capture,
+   * where an operation's first use loads its module. */
+  CUcontext current = NULL;
+  if (api->cuCtxGetCurrent(&current) != CUDA_SUCCESS || !current) JET__CUDA(cudaFree, (NULL));
 
   struct jet_module_s *m = calloc(1, sizeof *m);
   if (!m) return jet__error(JET_STATUS_OUT_OF_MEMORY, fn, "no host memory for a module");

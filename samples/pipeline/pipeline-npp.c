@@ -1,9 +1,10 @@
 /*
  * pipeline-npp.c - jet-pipeline's chain in NPP, stage for stage, on the same
  * inputs. Built only where CMake found NPP. Differences from jetrt's chain:
- *  - NV12 -> RGBA8 is nppiNV12ToRGB_8u_P2C4R with NPP_BT601JPEG: NPP has no
- *    BT.601 limited-range NV12 -> RGBA call, and this one moves the same
- *    bytes (full-range coefficients instead of limited);
+ *  - NV12 -> RGBA8 is nppiNV21ToRGB_8u_P2C4R: NPP 13.0 (the GPU machine's)
+ *    has no NV12 -> four-channel call at all, and its NV21 one does the same
+ *    work on the same bytes (U and V swapped, so the colours differ; NPP's
+ *    output is timed, not checked);
  *  - the Gaussian 5x5 is NPP's fixed-sigma mask, replicate border;
  *  - the DNN stage is built from primitives, each a pass over memory:
  *    resize into the letterbox rectangle of a padded RGBA8 image (padding set
@@ -164,8 +165,7 @@ void pl_npp_output(int cam, const void **base, size_t *pitch) {
 static int colour(const pl_nv12 *in, npp_cam *k, char *err, size_t n) {
   const Npp8u *src[2] = {(const Npp8u *)in->y, (const Npp8u *)in->uv};
   NppiSize sz = {PL_W, PL_H};
-  NPP_TRY(nppiNV12ToRGB_8u_P2C4R_Ctx(src, (int)in->pitch, k->rgba, (int)N.rgba_pitch, sz,
-                                     NPP_BT601JPEG, 255, N.ctx));
+  NPP_TRY(nppiNV21ToRGB_8u_P2C4R_Ctx(src, (int)in->pitch, k->rgba, (int)N.rgba_pitch, sz, N.ctx));
   return 0;
 }
 
