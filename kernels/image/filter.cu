@@ -397,9 +397,9 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
  * full SM, which measured faster than fewer blocks with more registers). */
 #define JF_KERNEL(name, T, NC, K, MINB)                                                        \
   extern "C" __global__ void __launch_bounds__(JET_FILTER_THREADS, MINB)                       \
-      name(const char *__restrict__ src, size_t spitch, char *__restrict__ dst, size_t dpitch, \
-           jet__filter_params p) {                                                             \
-    jf_filter<T, NC, K>(src, spitch, dst, dpitch, p);                                          \
+      name(const __grid_constant__ jet__filter_params p) {                                     \
+    const jet__filter_image &im = p.img[blockIdx.z];                                           \
+    jf_filter<T, NC, K>((const char *)im.src, im.spitch, (char *)im.dst, im.dpitch, p);         \
   }
 /* jet_filter_<type><channels>_k<K>; k0 takes any size. */
 #define JF_KERNELS(tn, T, NC)                 \

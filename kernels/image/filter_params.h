@@ -45,7 +45,17 @@
 #define JET_FILTER_MODE_BOX8 1   /* (S + k*k/2) / (k*k) via magic */
 #define JET_FILTER_MODE_FLOAT 2  /* S * scale */
 
+#define JET_FILTER_BATCH_MAX 16 /* JET_IMAGE_BATCH_MAX */
+
+/* One pair of a batch (a single filter is a batch of one). */
+typedef struct jet__filter_image {
+  const void *src;
+  void *dst;
+  unsigned long long spitch, dpitch;
+} jet__filter_image;
+
 typedef struct jet__filter_params {
+  jet__filter_image img[JET_FILTER_BATCH_MAX]; /* blockIdx.z picks one */
   float w[32];       /* taps; 8-bit Gaussian: the Q8 integers; box: 1 */
   int iw[32];        /* 8-bit: the same taps as integers */
   float border[4];   /* CONSTANT sample per channel (8-bit: already rounded and clamped) */

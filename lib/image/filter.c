@@ -33,10 +33,16 @@ static void gauss_weights(int ksize, double sigma, double *w) {
   for (int i = 0; i < ksize; i++) w[i] /= sum;
 }
 
-static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize, int box,
-                      double sigma, jet_border border, const float *border_value, const char *fn) {
+_Static_assert(JET_FILTER_BATCH_MAX == JET_IMAGE_BATCH_MAX, "one batch limit");
+
+/* A batch of @count pairs (a single filter is a batch of one): one launch,
+ * blockIdx.z picks the pair. */
+static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image *dsts, int count,
+                      int ksize, int box, double sigma, jet_border border,
+                      const float *border_value, const char *fn) {
   JET__TRY(check_common(ksize, border, fn));
-  JET__TRY(jet__image_check_pair(src, dst, JET__IMAGE_OP_FILTER, fn));
+  JET__TRY(jet__image_check_batch(srcs, dsts, count, JET__IMAGE_OP_FILTER, fn));
+  const jet_image src = srcs[0];
   const jet_format_desc *d = jet__format(src->layout.format);
   const int nc = d->channels, es = d->elem_size, u8 = d->elem == JET_ELEM_U8;
   const int w = src->layout.width, h = src->layout.height;
@@ -122,11 +128,19 @@ static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize
                       "%s image %d rows high: more than %d rows are not supported", d->name, h,
                       65535 * th);
 
-  uintptr_t sp = (uintptr_t)src->plane[0], dp = (uintptr_t)dst->plane[0];
-  size_t spitch = src->layout.plane[0].pitch, dpitch = dst->layout.plane[0].pitch;
-  size_t out_align = u8 ? 4 : 16;
-  p.vec_in = sp % 16 == 0 && spitch % 16 == 0;
-  p.vec_out = dp % out_align == 0 && dpitch % out_align == 0;
+  const size_t out_align = u8 ? 4 : 16;
+  p.vec_in = p.vec_out = 1;
+  for (int i = 0; i < count; i++) {
+    const uintptr_t sp = (uintptr_t)srcs[i]->plane[0], dp = (uintptr_t)dsts[i]->plane[0];
+    const size_t spitch = srcs[i]->layout.plane[0].pitch, dpitch = dsts[i]->layout.plane[0].pitch;
+    p.vec_in &= sp % 16 == 0 && spitch % 16 == 0;
+    p.vec_out &= dp % out_align == 0 && dpitch % out_align == 0;
+    p.img[i].src = srcs[i]->plane[0];
+    p.img[i].dst = dsts[i]->plane[0];
+    p.img[i].spitch = spitch;
+    p.img[i].dpitch = dpitch;
+  }
+  grid.z = (unsigned)count;
 
   struct jet_context_s *ctx = src->h.ctx;
   cudaStream_t cu;
@@ -136,24 +150,40 @@ static jet_status run(jet_stream stream, jet_image src, jet_image dst, int ksize
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(ctx, &jet__images_filter, name, &k, fn));
 
-  const void *sptr = src->plane[0];
-  void *dptr = dst->plane[0];
-  void *args[] = {&sptr, &spitch, &dptr, &dpitch, &p};
+  void *args[] = {&p};
   jet_dim3 block = {JET_FILTER_THREADS, 1, 1};
   return jet__launch(cu, k, grid, block, smem, args, fn);
 }
 
 jet_status jet_filter_box(jet_stream stream, jet_image src, jet_image dst, int ksize,
                           jet_border border, const float border_value[4]) {
-  return run(stream, src, dst, ksize, 1, 0.0, border, border_value, __func__);
+  return run(stream, &src, &dst, 1, ksize, 1, 0.0, border, border_value, __func__);
+}
+
+jet_status jet_filter_box_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                                int count, int ksize, jet_border border,
+                                const float border_value[4]) {
+  return run(stream, src, dst, count, ksize, 1, 0.0, border, border_value, __func__);
+}
+
+static jet_status check_sigma(double sigma, const char *fn) {
+  if (!isfinite(sigma))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "sigma %g: must be finite", sigma);
+  if (sigma > 0 && !(2 * sigma * sigma > 0))
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
+                      "sigma %g: so small that 2 sigma^2 underflows", sigma);
+  return JET_STATUS_OK;
 }
 
 jet_status jet_filter_gaussian(jet_stream stream, jet_image src, jet_image dst, int ksize,
                                double sigma, jet_border border, const float border_value[4]) {
-  if (!isfinite(sigma))
-    return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__, "sigma %g: must be finite", sigma);
-  if (sigma > 0 && !(2 * sigma * sigma > 0))
-    return jet__error(JET_STATUS_INVALID_ARGUMENT, __func__,
-                      "sigma %g: so small that 2 sigma^2 underflows", sigma);
-  return run(stream, src, dst, ksize, 0, sigma, border, border_value, __func__);
+  JET__TRY(check_sigma(sigma, __func__));
+  return run(stream, &src, &dst, 1, ksize, 0, sigma, border, border_value, __func__);
+}
+
+jet_status jet_filter_gaussian_batch(jet_stream stream, const jet_image *src,
+                                     const jet_image *dst, int count, int ksize, double sigma,
+                                     jet_border border, const float border_value[4]) {
+  JET__TRY(check_sigma(sigma, __func__));
+  return run(stream, src, dst, count, ksize, 0, sigma, border, border_value, __func__);
 }

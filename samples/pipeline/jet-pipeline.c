@@ -9,8 +9,7 @@
  *   -> 640x640 letterboxed planar FP16, normalised (jet_dnn_preprocess into
  *      a JET_FORMAT_RGBF16P image).
  * Four cameras run as one batched call per stage (jet_convert_color_batch,
- * jet_resize_batch, jet_dnn_preprocess_batch) and four Gaussian calls (there
- * is no batched filter).
+ * jet_filter_gaussian_batch, jet_resize_batch, jet_dnn_preprocess_batch).
  *
  * Modes, each for 1 and 4 cameras:
  *   stream     the stage calls, queued on a stream per frame;
@@ -274,9 +273,9 @@ static jet_status jet_frame(camset *cs, int slot) {
   }
   st = jet_convert_color_batch(B.js, in, cs->rgba, cs->cams, JET_COLOR_BT601,
                                JET_COLOR_RANGE_LIMITED);
-  for (int c = 0; c < cs->cams && st == JET_STATUS_OK; c++)
-    st = jet_filter_gaussian(B.js, cs->rgba[c], cs->blur[c], PL_KSIZE, 0.0, JET_BORDER_REPLICATE,
-                             NULL);
+  if (st == JET_STATUS_OK)
+    st = jet_filter_gaussian_batch(B.js, cs->rgba, cs->blur, cs->cams, PL_KSIZE, 0.0,
+                                   JET_BORDER_REPLICATE, NULL);
   if (st == JET_STATUS_OK) st = jet_resize_batch(B.js, cs->blur, cs->small, cs->cams, JET_INTERP_LINEAR);
   if (st == JET_STATUS_OK) st = jet_dnn_preprocess_batch(B.js, cs->small, cs->out, cs->cams, &B.dnn);
   return st;

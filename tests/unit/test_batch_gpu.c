@@ -1,9 +1,10 @@
-/* jet_convert_color_batch and jet_resize_batch: batches of 1, 2, 4 and
+/* jet_convert_color_batch, jet_resize_batch and the filter batches: batches of 1, 2, 4 and
  * JET_IMAGE_BATCH_MAX pairs, each image with its own random content and its
  * own memory layout (created, wrapped with vector-aligned pitches, wrapped
  * with odd pitches and offsets), poisoned destinations, every result against
  * the CPU reference; and the refusals of bad batches, which must leave every
  * destination untouched. */
+#include <math.h>
 #include <stdint.h>
 
 /* the shared helpers include some this file does not need */
@@ -363,6 +364,71 @@ TEST(gpu_resize_batch_uniform_layouts) {
 /* ------------------------------------------------------------ refusals */
 
 /* Fill @img with random bytes and keep a copy in @keep (allocated here). */
+/* ------------------------------------------------------------ filters */
+
+typedef struct fl_arg {
+  int box, k;
+  double sigma;
+  jet_border border;
+  float bv[4];
+} fl_arg;
+
+static jet_status fl_run(jet_stream st, const jet_image *s, const jet_image *d, int n,
+                         const void *arg) {
+  const fl_arg *a = arg;
+  return a->box ? jet_filter_box_batch(st, s, d, n, a->k, a->border, a->bv)
+                : jet_filter_gaussian_batch(st, s, d, n, a->k, a->sigma, a->border, a->bv);
+}
+
+static int fl_ref(const ref_image *s, ref_image *d, const void *arg) {
+  const fl_arg *a = arg;
+  double bv[4];
+  for (int i = 0; i < 4; i++) bv[i] = a->bv[i];
+  return a->box ? ref_box_filter(s, d, a->k, a->border, bv)
+                : ref_gaussian_filter(s, d, a->k, a->sigma, a->border, bv);
+}
+
+/* Every filter format, k 3/5/7 (the unrolled kernels) and 9 (the runtime-k
+ * one), every border, both filters, at 1x1, 3x2, 130x70 and 1921x1081, each
+ * batch with random layouts per image (vector and scalar paths mixed). */
+TEST(gpu_filter_batch) {
+  REQUIRE_GPU();
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8,
+                                  JET_FORMAT_GRAYF32};
+  static const int sizes[][2] = {{1, 1}, {3, 2}, {130, 70}, {1921, 1081}};
+  static const int ks[] = {3, 5, 7, 9};
+  static const jet_border bs[] = {JET_BORDER_REPLICATE, JET_BORDER_REFLECT_101,
+                                  JET_BORDER_CONSTANT};
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream_desc sd = {JET_STREAM_NON_BLOCKING, 0};
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, &sd, &st));
+  int n = 0;
+  for (int f = 0; f < 4; f++)
+    for (int z = 0; z < 4; z++)
+      for (int k = 0; k < 4; k++, n++) {
+        fl_arg a;
+        memset(&a, 0, sizeof a);
+        a.box = n % 2;
+        a.k = ks[k];
+        a.sigma = n % 3 == 0 ? 0.0 : 0.5 + (double)(jt_rand() % 3000) / 1000.0;
+        a.border = bs[(n / 2) % 3];
+        for (int c = 0; c < 4; c++)
+          a.bv[c] = fs[f] == JET_FORMAT_GRAYF32 ? (float)(jt_rand() % 2000) / 7.0f
+                                                : (float)(jt_rand() % 256);
+        int count = counts[(n + k) % NCOUNTS];
+        if (sizes[z][0] > 1000 && count == JET_IMAGE_BATCH_MAX) count = 4;
+        bt_case c = {fs[f], fs[f], sizes[z][0], sizes[z][1], sizes[z][0], sizes[z][1], count, -1,
+                     fs[f] == JET_FORMAT_GRAYF32 ? 1e-4 : 0.0, fl_run, fl_ref, &a,
+                     a.box ? "jet_filter_box_batch" : "jet_filter_gaussian_batch"};
+        CHECK(bt_batch(ctx, st, &c) == 0);
+      }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 static int poison_keep(jet_image img, ref_image *keep) {
   jet_format f;
   int w, h;
@@ -620,6 +686,28 @@ TEST(badarg_batch_before_cuda) {
   jet_image qtwice[2] = {&quarter[0], &quarter[0]};
   CHECK_ST(jet_resize_batch(s, rs_src, qtwice, 2, JET_INTERP_NEAREST), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "overlap") != NULL && failed_in(rs));
+  /* the filter batches share the checks; a bad sigma or ksize is refused first */
+  const char *fb = "jet_filter_box_batch", *fg = "jet_filter_gaussian_batch";
+  jet_image fsrc[2] = {&rgba[0], &rgba[1]}, fdst[2] = {&rgba[2], &rgba[3]};
+  CHECK_ST(jet_filter_box_batch(s, fsrc, fdst, 0, 5, JET_BORDER_REPLICATE, NULL),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "count") != NULL && failed_in(fb));
+  CHECK_ST(jet_filter_gaussian_batch(s, fsrc, NULL, 2, 5, 0.0, JET_BORDER_REPLICATE, NULL),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(failed_in(fg));
+  CHECK_ST(jet_filter_gaussian_batch(s, fsrc, fdst, 2, 4, 0.0, JET_BORDER_REPLICATE, NULL),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "ksize") != NULL);
+  CHECK_ST(jet_filter_gaussian_batch(s, fsrc, fdst, 2, 5, NAN, JET_BORDER_REPLICATE, NULL),
+           JET_STATUS_INVALID_ARGUMENT);
+  jet_image fmix[2] = {&rgba[2], &rgba_small};
+  CHECK_ST(jet_filter_box_batch(s, fsrc, fmix, 2, 3, JET_BORDER_CONSTANT, NULL),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(failed_in(fb));
+  jet_image fself[2] = {&rgba[2], &rgba[0]}; /* pair 1 writes pair 0's source */
+  CHECK_ST(jet_filter_box_batch(s, fsrc, fself, 2, 3, JET_BORDER_REPLICATE, NULL),
+           JET_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(jet_last_error()->message, "overlap") != NULL && failed_in(fb));
   struct jet_image_s qalias; /* over rgba[0], the source of pair 0 */
   CHECK(fake_image(&qalias, &c, JET_FORMAT_RGBA8, 16, 8, 0x2000000 + 512));
   jet_image rs_ov_d[2] = {&quarter[0], &qalias};

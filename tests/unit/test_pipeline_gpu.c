@@ -182,8 +182,12 @@ static int pipe_queue(jet_stream st, pipe *pp, int batched) {
   } else {
     for (int i = 0; i < n; i++) CHECK_OK(jet_convert_color(st, in[i], rgba[i], pp->matrix, pp->range));
   }
-  for (int i = 0; i < n; i++)
-    CHECK_OK(jet_filter_gaussian(st, rgba[i], blur[i], 5, 0.0, JET_BORDER_REPLICATE, NULL));
+  if (batched) {
+    CHECK_OK(jet_filter_gaussian_batch(st, rgba, blur, n, 5, 0.0, JET_BORDER_REPLICATE, NULL));
+  } else {
+    for (int i = 0; i < n; i++)
+      CHECK_OK(jet_filter_gaussian(st, rgba[i], blur[i], 5, 0.0, JET_BORDER_REPLICATE, NULL));
+  }
   if (batched) {
     CHECK_OK(jet_resize_batch(st, blur, small, n, JET_INTERP_LINEAR));
     CHECK_OK(jet_dnn_preprocess_batch(st, small, out, n, &p));

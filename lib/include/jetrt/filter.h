@@ -86,6 +86,37 @@ jet_status jet_filter_box(jet_stream stream, jet_image src, jet_image dst, int k
 jet_status jet_filter_gaussian(jet_stream stream, jet_image src, jet_image dst, int ksize,
                                double sigma, jet_border border, const float border_value[4]);
 
+/**
+ * jet_filter_box_batch - jet_filter_box on @count pairs in one launch.
+ *
+ * For several cameras: the pairs run in one kernel launch, so small frames
+ * fill the GPU together and the launch cost is paid once. Results are
+ * bit-identical to @count jet_filter_box calls.
+ * @src, @dst: arrays of @count images; every source has src[0]'s format and
+ *         size, every destination dst[0]'s; all of one context; no
+ *         destination may overlap any image of the batch.
+ * @count: 1 to JET_IMAGE_BATCH_MAX.
+ * The other parameters are jet_filter_box's, the same for every pair.
+ * @return jet_filter_box's statuses; also JET_STATUS_INVALID_ARGUMENT for
+ *         NULL arrays, @count out of range, pairs of different shapes ("size
+ *         mismatch: pair N ...") or overlaps across pairs. Every check runs
+ *         before anything is queued.
+ * Thread safety: safe from any thread; the caller orders uses of the images.
+ */
+jet_status jet_filter_box_batch(jet_stream stream, const jet_image *src, const jet_image *dst,
+                                int count, int ksize, jet_border border,
+                                const float border_value[4]);
+
+/**
+ * jet_filter_gaussian_batch - jet_filter_gaussian on @count pairs in one
+ * launch; arrays, @count and statuses as for jet_filter_box_batch, results
+ * bit-identical to @count jet_filter_gaussian calls.
+ * Thread safety: safe from any thread; the caller orders uses of the images.
+ */
+jet_status jet_filter_gaussian_batch(jet_stream stream, const jet_image *src,
+                                     const jet_image *dst, int count, int ksize, double sigma,
+                                     jet_border border, const float border_value[4]);
+
 #ifdef __cplusplus
 }
 #endif
