@@ -21,6 +21,7 @@
 #
 # Environment: BUILD_DIR (default build/gpu), JOBS (build jobs, default nproc),
 # CTEST_JOBS (default 1: GPU tests share one device), MEMCHECK_JOBS (default 4),
+# MEMCHECK_TIMEOUT (seconds per test under compute-sanitizer, default 900),
 # JET_CUDA_ARCHS (default "87;90"), OUT (if set, logs are written there; else
 # under BUILD_DIR/gpu-suite-logs).
 set -u
@@ -30,6 +31,7 @@ BUILD=${BUILD_DIR:-build/gpu}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 16)}
 CTEST_JOBS=${CTEST_JOBS:-1}
 MEMCHECK_JOBS=${MEMCHECK_JOBS:-4}
+MEMCHECK_TIMEOUT=${MEMCHECK_TIMEOUT:-900} # seconds per test under the sanitizer; 124: it ran out
 ARCHS=${JET_CUDA_ARCHS:-87;90}
 LOGS=${OUT:-$BUILD/gpu-suite-logs}
 mkdir -p "$LOGS" || exit 1
@@ -120,8 +122,8 @@ memcheck_one() {
   local name=$1 sanitizer=$2 log=$LOGS/memcheck/$1.log rc
   # Tests provoke CUDA API errors on purpose and check the statuses themselves,
   # so API errors are not reported; memory errors and leaks are.
-  "$sanitizer" --tool memcheck --error-exitcode 99 --leak-check full --report-api-errors no \
-    "$TESTS_BIN" "$name" >"$log" 2>&1
+  timeout "$MEMCHECK_TIMEOUT" "$sanitizer" --tool memcheck --error-exitcode 99 --leak-check full \
+    --report-api-errors no "$TESTS_BIN" "$name" >"$log" 2>&1
   rc=$?
   echo "$rc" >"$LOGS/memcheck/$name.rc"
 }
