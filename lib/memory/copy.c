@@ -13,7 +13,10 @@
 typedef struct where {
   cudaStream_t cu;
   int sync;
+  struct jet_context_s *ctx;
 } where;
+
+extern const jet_kernel_image_set jet__images_copy2d;
 
 static jet_status need_uva(const struct jet_context_s *ctx, const char *fn) {
   if (ctx->info.unified_addressing) return JET_STATUS_OK;
@@ -28,6 +31,7 @@ static jet_status from_ctx(jet_context ctx, where *w, const char *fn) {
   JET__TRY(jet__ctx_activate(ctx, fn));
   w->cu = cudaStreamLegacy;
   w->sync = 1;
+  w->ctx = ctx;
   return JET_STATUS_OK;
 }
 
@@ -36,6 +40,7 @@ static jet_status from_stream(jet_stream s, where *w, const char *fn) {
   JET__TRY(need_uva(s->h.ctx, fn));
   JET__TRY(jet__stream_enter(s, NULL, &w->cu, fn));
   w->sync = 0;
+  w->ctx = s->h.ctx;
   return JET_STATUS_OK;
 }
 
@@ -165,6 +170,35 @@ jet_status jet_memset_async(jet_stream stream, void *dst, int value, size_t byte
 
 /* ------------------------------------------------------------ 2D */
 
+/* 1 when @p is device memory of @w's device (not host, managed or a peer's):
+ * what jetrt's own 2D kernels may touch. */
+static int on_device(const where *w, const void *p) {
+  struct cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return a.type == cudaMemoryTypeDevice && a.device == w->ctx->device;
+}
+
+/* Bytes per thread of the 2D kernels: the widest of 16, 4, 1 that divides
+ * every pointer, pitch and the row width. */
+static size_t vec_of(uintptr_t bits) { return bits % 16 == 0 ? 16 : bits % 4 == 0 ? 4 : 1; }
+
+/* Queue kernel @name (kernels/memory/copy2d.cu) over @width_bytes x @height. */
+static jet_status launch_2d(const where *w, const char *name, size_t vec, size_t width,
+                            size_t height, void **args, const char *fn) {
+  jet_kernel k;
+  JET__TRY(jet__builtin_kernel(w->ctx, &jet__images_copy2d, name, &k, fn));
+  const unsigned long long nv = width / vec;
+  if (nv / 256 >= 0x7fffffffull)
+    return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "rows of %zu bytes are too wide", width);
+  jet_dim3 grid = {(unsigned)((nv + 255) / 256), (unsigned)(height < 65535 ? height : 65535), 1};
+  jet_dim3 block = {256, 1, 1};
+  JET__TRY(jet__launch(w->cu, k, grid, block, 0, args, fn));
+  return finish(cudaSuccess, name, w, fn);
+}
+
 static jet_status memcpy_2d(const where *w, void *dst, size_t dpitch, const void *src,
                             size_t spitch, size_t width, size_t height, const char *fn) {
   /* Packed rows are one linear range: CUDA's 1D copy runs at full bandwidth,
@@ -172,6 +206,13 @@ static jet_status memcpy_2d(const where *w, void *dst, size_t dpitch, const void
   if (height == 1 || (spitch == width && dpitch == width))
     return finish(cudaMemcpyAsync(dst, src, width * height, cudaMemcpyDefault, w->cu),
                   "cudaMemcpyAsync", w, fn);
+  if (on_device(w, src) && on_device(w, dst)) {
+    size_t vec = vec_of((uintptr_t)src | (uintptr_t)dst | spitch | dpitch | width);
+    unsigned long long nv = width / vec, h = height, sp = spitch, dp = dpitch;
+    void *args[] = {&src, &sp, &dst, &dp, &nv, &h};
+    return launch_2d(w, vec == 16 ? "jet_copy2d_v16" : vec == 4 ? "jet_copy2d_v4" : "jet_copy2d_v1",
+                     vec, width, height, args, fn);
+  }
   return finish(
       cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault, w->cu),
       "cudaMemcpy2DAsync", w, fn);
@@ -200,6 +241,14 @@ static jet_status memset_2d(const where *w, void *dst, size_t pitch, int value, 
   if (height == 1 || pitch == width)
     return finish(cudaMemsetAsync(dst, value & 0xff, width * height, w->cu), "cudaMemsetAsync", w,
                   fn);
+  if (on_device(w, dst)) {
+    size_t vec = vec_of((uintptr_t)dst | pitch | width);
+    unsigned long long nv = width / vec, h = height, dp = pitch;
+    unsigned word = (unsigned)(value & 0xff) * 0x01010101u;
+    void *args[] = {&dst, &dp, &nv, &h, &word};
+    return launch_2d(w, vec == 16 ? "jet_fill2d_v16" : vec == 4 ? "jet_fill2d_v4" : "jet_fill2d_v1",
+                     vec, width, height, args, fn);
+  }
   return finish(cudaMemset2DAsync(dst, pitch, value & 0xff, width, height, w->cu),
                 "cudaMemset2DAsync", w, fn);
 }

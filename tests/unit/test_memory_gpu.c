@@ -210,6 +210,69 @@ TEST(gpu_memcpy_2d_pitched_sizes_and_offsets) {
   return 0;
 }
 
+/* Device to device inside one pitched buffer pair, for each width class of
+ * jetrt's 2D kernels (16-byte, 4-byte and byte rows: offsets, pitches and
+ * widths chosen so that each class is the widest that fits), the packed case
+ * (one 1D copy) and rows taller than a grid's 65535: copies and fills, every
+ * byte of both buffers checked, padding and margins included. */
+static int random_value(void);
+
+static int run_2d_d2d(jet_context ctx, jet_stream s, size_t w, size_t h, size_t align,
+                      size_t pitch_pad) {
+  size_t sp = w + pitch_pad, dp = w + pitch_pad + align, n_s = sp * h + 64, n_d = dp * h + 64;
+  jet_buffer A, B;
+  jet_buffer_info a, b;
+  CHECK_OK(make_buf(ctx, JET_MEMORY_DEVICE, 0, n_s, 0, 0, &A, &a));
+  CHECK_OK(make_buf(ctx, JET_MEMORY_DEVICE, 0, n_d, 0, 0, &B, &b));
+  unsigned char *S = rnd_alloc(n_s), *D = rnd_alloc(n_d), *R = malloc(n_d);
+  CHECK(S && D && R);
+  CHECK_OK(jet_memcpy(ctx, a.device_ptr, S, n_s));
+  CHECK_OK(jet_memcpy(ctx, b.device_ptr, D, n_d));
+  size_t so = align, doff = 2 * align % 64;
+  unsigned char *src = (unsigned char *)a.device_ptr + so, *dst = (unsigned char *)b.device_ptr + doff;
+  CHECK_OK(s ? jet_memcpy_2d_async(s, dst, dp, src, sp, w, h) : jet_memcpy_2d(ctx, dst, dp, src, sp, w, h));
+  if (s) CHECK_OK(jet_stream_synchronize(s));
+  CHECK_OK(jet_memcpy(ctx, R, b.device_ptr, n_d));
+  for (size_t y = 0; y < h; y++) memcpy(D + doff + y * dp, S + so + y * sp, w);
+  CHECK_MSG(first_diff(R, D, n_d) < 0, "copy %zux%zu align %zu pad %zu: differs at %ld", w, h,
+            align, pitch_pad, first_diff(R, D, n_d));
+  int v = random_value();
+  CHECK_OK(s ? jet_memset_2d_async(s, dst, dp, v, w, h) : jet_memset_2d(ctx, dst, dp, v, w, h));
+  if (s) CHECK_OK(jet_stream_synchronize(s));
+  CHECK_OK(jet_memcpy(ctx, R, b.device_ptr, n_d));
+  for (size_t y = 0; y < h; y++) memset(D + doff + y * dp, (unsigned char)v, w);
+  CHECK_MSG(first_diff(R, D, n_d) < 0, "fill %zux%zu align %zu pad %zu: differs at %ld", w, h,
+            align, pitch_pad, first_diff(R, D, n_d));
+  free(S);
+  free(D);
+  free(R);
+  CHECK_OK(jet_buffer_destroy(A));
+  CHECK_OK(jet_buffer_destroy(B));
+  return 0;
+}
+
+TEST(gpu_memcpy_2d_device_to_device_widths) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream_desc sd = {JET_STREAM_NON_BLOCKING, 0};
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, &sd, &st));
+  /* w, h, alignment of pointers and pitches (16, 4, 1), padding of the source pitch */
+  static const size_t cases[][4] = {{7680, 1081, 16, 64}, {1921 * 4, 1081, 4, 4},
+                                    {1921, 1081, 1, 3},   {64, 70000, 16, 16},
+                                    {1, 1, 1, 1},         {16, 3, 16, 0},
+                                    {3, 2, 4, 4}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int k = 0; k < 2; k++)
+      CHECK(run_2d_d2d(ctx, k ? st : NULL, cases[i][0], cases[i][1], cases[i][2], cases[i][3]) == 0);
+  /* packed rows (pitch == width): one 1D copy and fill */
+  CHECK(run_2d_d2d(ctx, st, 4096, 64, 0, 0) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* ------------------------------------------------------------ 3D */
 
 static jet_status cp3d(jet_context ctx, jet_stream s, const jet_copy_3d *p) {
