@@ -314,3 +314,139 @@ __device__ __forceinline__ void rot4_fast(const u8 *__restrict__ src, u64 sp, u8
 JET_ROT4F(0, 0)
 JET_ROT4F(0, 1)
 JET_ROT4F(1, 0)
+
+/* ------------------------------------------------------------ 1- and 3-byte fast path */
+
+/* jet_rotq<BPP>_<fsx><fsy>, BPP 1 or 3: 4-byte aligned pointers and pitches,
+ * width and height multiples of 4, so every 4x4 pixel block is BPP whole
+ * words in each of its 4 source rows and in each of its 4 destination rows.
+ * A block of 32x8 threads moves a 128x32 pixel tile: 4 (BPP 3: 12) coalesced
+ * word loads per thread into shared memory (row stride 33 / 99 words, which
+ * keeps both phases free of bank conflicts), then each thread reads one 4x4
+ * block (4 x BPP words), transposes it in registers with byte permutes and
+ * stores BPP words to each of 4 destination rows; a warp covers 8 blocks
+ * along each of 4 destination rows. With fsy the source tile is placed so that
+ * destination tiles start at multiples of 32 pixels. */
+#define RQ_BX 32
+#define RQ_BY 8
+#define RQ_TW 128 /* tile width, pixels */
+#define RQ_TH 32  /* tile height, rows */
+
+/* 4x4 bytes: out[c] byte r = in[r] byte c. */
+__device__ __forceinline__ void transpose4x4(u32 a0, u32 a1, u32 a2, u32 a3, u32 *o) {
+  const u32 t0 = __byte_perm(a0, a1, 0x5140), t1 = __byte_perm(a0, a1, 0x7362);
+  const u32 t2 = __byte_perm(a2, a3, 0x5140), t3 = __byte_perm(a2, a3, 0x7362);
+  o[0] = __byte_perm(t0, t2, 0x5410);
+  o[1] = __byte_perm(t0, t2, 0x7632);
+  o[2] = __byte_perm(t1, t3, 0x5410);
+  o[3] = __byte_perm(t1, t3, 0x7632);
+}
+
+/* Byte @b of the 4-word-row-major block @in (rows of NW words). */
+template <int NW>
+__device__ __forceinline__ u32 byte_of(const u32 (*in)[NW], int r, int b) {
+  return (in[r][b >> 2] >> (8 * (b & 3))) & 0xffu;
+}
+
+template <int BPP, int FSX, int FSY, bool FULL>
+__device__ __forceinline__ void rotq_tile(const u8 *__restrict__ src, u64 sp,
+                                          u8 *__restrict__ dst, u64 dp, int w, int h, int X0,
+                                          int Y0, int DX0, u32 *tile) {
+  const int RW = RQ_TW * BPP / 4;             /* words per tile row */
+  const int S = RW + (BPP == 1 ? 1 : 3);      /* smem row stride, words */
+  const int LW = RW / RQ_BX;                  /* words per row per thread */
+  const int NR = RQ_TH / RQ_BY;               /* rows per thread */
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int rowb = w * BPP;                   /* multiple of 4 */
+  const long long xb = (long long)X0 * BPP;
+  u32 v[NR][LW];
+#pragma unroll
+  for (int k = 0; k < NR; k++) {
+#pragma unroll
+    for (int m = 0; m < LW; m++) v[k][m] = 0;
+    const int sy = Y0 + ty + RQ_BY * k;
+    const u8 *row = src + (long long)sy * (long long)sp + xb;
+#pragma unroll
+    for (int m = 0; m < LW; m++) {
+      const int wi = tx + RQ_BX * m;
+      if (FULL || (sy >= 0 && sy < h && xb + 4 * wi < rowb))
+        v[k][m] = __ldg((const u32 *)(row + 4 * wi));
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < NR; k++)
+#pragma unroll
+    for (int m = 0; m < LW; m++) tile[(ty + RQ_BY * k) * S + tx + RQ_BX * m] = v[k][m];
+  __syncthreads();
+  /* This thread's 4x4 block: tile rows 4j..4j+3, pixel columns 4q..4q+3. */
+  const int j = tx & 7, q = ty * 4 + (tx >> 3);
+  const int sy0 = Y0 + 4 * j, sx0 = X0 + 4 * q;
+  if (FULL || (sy0 >= 0 && sy0 < h && sx0 < w)) {
+    u32 in[4][BPP];
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+#pragma unroll
+      for (int e = 0; e < BPP; e++) in[FSY ? 3 - r : r][e] = tile[(4 * j + r) * S + q * BPP + e];
+    /* Now in[r] holds the pixel that lands r-th in each destination word group. */
+    u32 out[4][BPP];
+    if (BPP == 1) {
+      u32 o[4];
+      transpose4x4(in[0][0], in[1][0], in[2][0], in[3][0], o);
+#pragma unroll
+      for (int c = 0; c < 4; c++) out[c][0] = o[c];
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; c++)
+#pragma unroll
+        for (int e = 0; e < BPP; e++) {
+          /* destination bytes 4e..4e+3 of row c: pixel (4e+i)/BPP, byte (4e+i)%BPP */
+          u32 wd = 0;
+#pragma unroll
+          for (int i = 0; i < 4; i++) {
+            const int b = 4 * e + i;
+            wd |= byte_of<BPP>(in, b / BPP, c * BPP + b % BPP) << (8 * i);
+          }
+          out[c][e] = wd;
+        }
+    }
+    const int dx0 = FSY ? DX0 + RQ_TH - 4 - 4 * j : DX0 + 4 * j;
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      const int dy = FSX ? w - 1 - (sx0 + c) : sx0 + c;
+      u32 *d = (u32 *)(dst + (u64)dy * dp + (u64)dx0 * BPP);
+#pragma unroll
+      for (int e = 0; e < BPP; e++) d[e] = out[c][e];
+    }
+  }
+}
+
+template <int BPP, int FSX, int FSY>
+__device__ __forceinline__ void rotq_fast(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
+                                          u64 dp, int w, int h) {
+  __shared__ u32 tile[RQ_TH * (RQ_TW * BPP / 4 + (BPP == 1 ? 1 : 3))];
+  const int tiles_y = (h + RQ_TH - 1) / RQ_TH;
+  const int X0 = blockIdx.x * RQ_TW;
+  for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
+    const int DX0 = by * RQ_TH;
+    const int Y0 = FSY ? h - DX0 - RQ_TH : DX0;
+    if (X0 + RQ_TW <= w && Y0 >= 0 && Y0 + RQ_TH <= h)
+      rotq_tile<BPP, FSX, FSY, true>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile);
+    else
+      rotq_tile<BPP, FSX, FSY, false>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile);
+    __syncthreads();
+  }
+}
+
+#define JET_ROTQ(BPP, FSX, FSY)                                                                 \
+  extern "C" __global__ void __launch_bounds__(RQ_BX * RQ_BY) jet_rotq##BPP##_##FSX##FSY(      \
+      const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h) {                                   \
+    jet_pdl_enter();                                                                            \
+    rotq_fast<BPP, FSX, FSY>(src, sp, dst, dp, w, h);                                           \
+  }
+
+JET_ROTQ(1, 0, 0)
+JET_ROTQ(1, 0, 1)
+JET_ROTQ(1, 1, 0)
+JET_ROTQ(3, 0, 0)
+JET_ROTQ(3, 0, 1)
+JET_ROTQ(3, 1, 0)
