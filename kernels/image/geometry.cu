@@ -325,12 +325,15 @@ JET_ROT4F(1, 0)
  * keeps both phases free of bank conflicts), then each thread reads one 4x4
  * block (4 x BPP words), transposes it in registers with byte permutes and
  * stores BPP words to each of 4 destination rows; a warp covers 8 blocks
- * along each of 4 destination rows. With fsy the source tile is placed so that
+ * along each of 4 destination rows (32 bytes each). 3-byte pixels restage
+ * the transposed blocks in a second shared tile so that a warp's stores are
+ * 32 consecutive words rather than 12 bytes apart. With fsy the source tile is placed so that
  * destination tiles start at multiples of 32 pixels. */
 #define RQ_BX 32
 #define RQ_BY 8
 #define RQ_TW 128 /* tile width, pixels */
 #define RQ_TH 32  /* tile height, rows */
+#define RQ_OS 26  /* otile row stride, words: 24 + 2 (no bank conflicts on the writes) */
 
 /* 4x4 bytes: out[c] byte r = in[r] byte c. */
 __device__ __forceinline__ void transpose4x4(u32 a0, u32 a1, u32 a2, u32 a3, u32 *o) {
@@ -351,7 +354,7 @@ __device__ __forceinline__ u32 byte_of(const u32 (*in)[NW], int r, int b) {
 template <int BPP, int FSX, int FSY, bool FULL>
 __device__ __forceinline__ void rotq_tile(const u8 *__restrict__ src, u64 sp,
                                           u8 *__restrict__ dst, u64 dp, int w, int h, int X0,
-                                          int Y0, int DX0, u32 *tile) {
+                                          int Y0, int DX0, u32 *tile, u32 *otile) {
   const int RW = RQ_TW * BPP / 4;             /* words per tile row */
   const int S = RW + (BPP == 1 ? 1 : 3);      /* smem row stride, words */
   const int LW = RW / RQ_BX;                  /* words per row per thread */
@@ -409,13 +412,33 @@ __device__ __forceinline__ void rotq_tile(const u8 *__restrict__ src, u64 sp,
           out[c][e] = wd;
         }
     }
-    const int dx0 = FSY ? DX0 + RQ_TH - 4 - 4 * j : DX0 + 4 * j;
+    const int lx0 = FSY ? RQ_TH - 4 - 4 * j : 4 * j; /* destination column in the tile */
+    if (BPP == 1) {
 #pragma unroll
-    for (int c = 0; c < 4; c++) {
-      const int dy = FSX ? w - 1 - (sx0 + c) : sx0 + c;
-      u32 *d = (u32 *)(dst + (u64)dy * dp + (u64)dx0 * BPP);
+      for (int c = 0; c < 4; c++) {
+        const int dy = FSX ? w - 1 - (sx0 + c) : sx0 + c;
+        *(u32 *)(dst + (u64)dy * dp + (u64)(DX0 + lx0)) = out[c][0];
+      }
+    } else {
 #pragma unroll
-      for (int e = 0; e < BPP; e++) d[e] = out[c][e];
+      for (int c = 0; c < 4; c++)
+#pragma unroll
+        for (int e = 0; e < BPP; e++) otile[(4 * q + c) * RQ_OS + lx0 * BPP / 4 + e] = out[c][e];
+    }
+  }
+  if (BPP == 3) {
+    /* Stage through otile (tile row = source column) so that a warp stores
+     * 32 consecutive words of destination rows instead of words 12 bytes apart. */
+    __syncthreads();
+    const int OW = RQ_TH * BPP / 4; /* words per destination tile row */
+    const int tid = ty * RQ_BX + tx;
+#pragma unroll 4
+    for (int i = 0; i < RQ_TW * OW / (RQ_BX * RQ_BY); i++) {
+      const int idx = tid + RQ_BX * RQ_BY * i, lr = idx / OW, cw = idx - lr * OW;
+      if (FULL || (X0 + lr < w && DX0 + 4 * (cw / 3) < h)) {
+        const int dy = FSX ? w - 1 - (X0 + lr) : X0 + lr;
+        *(u32 *)(dst + (u64)dy * dp + (u64)DX0 * BPP + 4 * cw) = otile[lr * RQ_OS + cw];
+      }
     }
   }
 }
@@ -424,15 +447,16 @@ template <int BPP, int FSX, int FSY>
 __device__ __forceinline__ void rotq_fast(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
                                           u64 dp, int w, int h) {
   __shared__ u32 tile[RQ_TH * (RQ_TW * BPP / 4 + (BPP == 1 ? 1 : 3))];
+  __shared__ u32 otile[BPP == 3 ? RQ_TW * RQ_OS : 1];
   const int tiles_y = (h + RQ_TH - 1) / RQ_TH;
   const int X0 = blockIdx.x * RQ_TW;
   for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
     const int DX0 = by * RQ_TH;
     const int Y0 = FSY ? h - DX0 - RQ_TH : DX0;
     if (X0 + RQ_TW <= w && Y0 >= 0 && Y0 + RQ_TH <= h)
-      rotq_tile<BPP, FSX, FSY, true>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile);
+      rotq_tile<BPP, FSX, FSY, true>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile, otile);
     else
-      rotq_tile<BPP, FSX, FSY, false>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile);
+      rotq_tile<BPP, FSX, FSY, false>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile, otile);
     __syncthreads();
   }
 }
