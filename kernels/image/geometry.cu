@@ -6,7 +6,8 @@
  * Flip / rotate 180 (jet_flip_v<BPP>, jet_flip_p<BPP>_u<U>): each thread
  * moves one "chunk" per row: 16 bytes (48 for 3- and 12-byte pixels, the
  * smallest multiple of 16 holding whole pixels) with uint4 loads and stores,
- * reversing the pixels inside the chunk in registers for a horizontal flip.
+ * reversing the pixels inside the chunk in registers for a horizontal flip
+ * (a vertical flip alone runs jet_flip_v1, 16-byte chunks, for any pixel size).
  * Needs 16-byte aligned pointers and pitches and a row length that is a
  * whole number of chunks; otherwise the per-pixel kernel copies BPP/U units
  * of U bytes per pixel.

@@ -50,7 +50,9 @@ static jet_status flip(jet_stream stream, jet_image src, jet_image dst, int fx, 
   int bpp = bytes_per_pixel(src), w = src->layout.width, h = src->layout.height;
   size_t row = src->layout.plane[0].row_bytes;
   unsigned long long sp = src->layout.plane[0].pitch, dp = dst->layout.plane[0].pitch;
-  size_t chunk = (bpp == 3 || bpp == 12) ? 48 : 16;
+  /* Without a horizontal flip rows are copied whole: 16-byte chunks of any pixel size. */
+  int kbpp = fx ? bpp : 1;
+  size_t chunk = (kbpp == 3 || kbpp == 12) ? 48 : 16;
   char name[32];
   jet_dim3 block = {FLIP_BX, FLIP_BY, 1}, grid;
   int n;
@@ -59,7 +61,7 @@ static jet_status flip(jet_stream stream, jet_image src, jet_image dst, int fx, 
   if (gy > GRID_Y_MAX) gy = GRID_Y_MAX;
   if (pair_aligned(src, dst, 16) && row % chunk == 0 && row / chunk <= (size_t)INT32_MAX) {
     n = (int)(row / chunk);
-    snprintf(name, sizeof name, "jet_flip_v%d", bpp);
+    snprintf(name, sizeof name, "jet_flip_v%d", kbpp);
     grid = (jet_dim3){ceil_div((unsigned long long)n, FLIP_BX), gy, 1};
   } else {
     int unit = bpp % 4 == 0 && pair_aligned(src, dst, 4) ? 4 : bpp % 2 == 0 && pair_aligned(src, dst, 2) ? 2 : 1;
