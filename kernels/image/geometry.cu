@@ -59,12 +59,39 @@ __device__ __forceinline__ void reverse_px(const u32 *in, u32 *out) {
   }
 }
 
+/* 48-byte chunks: a warp's stores go through shared memory (stage, 96
+ * uint4 for the warp) so that they are consecutive uint4 instead of uint4
+ * 48 bytes apart. Every lane of the warp calls it; @on: the lane has a chunk. */
+__device__ __forceinline__ void store_chunks48(uint4 *__restrict__ stage, uint4 *__restrict__ d,
+                                               const u32 *r, int lane, int nvalid, bool on) {
+  if (on) {
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+      stage[3 * lane + k] = make_uint4(r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]);
+  }
+  __syncwarp();
+#pragma unroll
+  for (int k = 0; k < 3; k++) {
+    const int u = 32 * k + lane;
+    if (u < 3 * nvalid) d[u] = stage[u];
+  }
+  __syncwarp();
+}
+
+#define FLIP_WARPS 8 /* warps per block at most (launch bound 256) */
+
 template <int BPP>
 __device__ __forceinline__ void flip_vec(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
                                          u64 dp, int nchunks, int h, int fx, int fy) {
   const int C = (BPP == 3 || BPP == 12) ? 48 : 16, NV = C / 16, NW = C / 4;
+  __shared__ uint4 stage_all[NV == 3 ? FLIP_WARPS * 96 : 1];
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= nchunks) return;
+  const bool on = j < nchunks;
+  if (NV == 1 && !on) return;
+  /* blockDim.x is a multiple of 32: a warp shares threadIdx.y and holds chunks j0..j0+31. */
+  const int lane = threadIdx.x & 31, j0 = j - lane;
+  const int nvalid = nchunks - j0 < 32 ? nchunks - j0 : 32;
+  uint4 *stage = stage_all + (NV == 3 ? ((threadIdx.y * blockDim.x + threadIdx.x) >> 5) * 96 : 0);
   const int sj = fx ? nchunks - 1 - j : j;
   const int step = gridDim.y * blockDim.y;
   /* Two rows per iteration: both loads are in flight before either store. */
@@ -73,18 +100,20 @@ __device__ __forceinline__ void flip_vec(const u8 *__restrict__ src, u64 sp, u8 
     const bool two = y2 < h;
     u32 a[NW], b[NW];
     const int sy = fy ? h - 1 - y : y, sy2 = fy ? h - 1 - y2 : y2;
-    const uint4 *s = (const uint4 *)(src + (u64)sy * sp + (u64)sj * C);
-#pragma unroll
-    for (int k = 0; k < NV; k++) {
-      uint4 v = s[k];
-      a[4 * k] = v.x, a[4 * k + 1] = v.y, a[4 * k + 2] = v.z, a[4 * k + 3] = v.w;
-    }
-    if (two) {
-      const uint4 *s2 = (const uint4 *)(src + (u64)sy2 * sp + (u64)sj * C);
+    if (on) {
+      const uint4 *s = (const uint4 *)(src + (u64)sy * sp + (u64)sj * C);
 #pragma unroll
       for (int k = 0; k < NV; k++) {
-        uint4 v = s2[k];
-        b[4 * k] = v.x, b[4 * k + 1] = v.y, b[4 * k + 2] = v.z, b[4 * k + 3] = v.w;
+        uint4 v = s[k];
+        a[4 * k] = v.x, a[4 * k + 1] = v.y, a[4 * k + 2] = v.z, a[4 * k + 3] = v.w;
+      }
+      if (two) {
+        const uint4 *s2 = (const uint4 *)(src + (u64)sy2 * sp + (u64)sj * C);
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+          uint4 v = s2[k];
+          b[4 * k] = v.x, b[4 * k + 1] = v.y, b[4 * k + 2] = v.z, b[4 * k + 3] = v.w;
+        }
       }
     }
     u32 ra[NW], rb[NW];
@@ -94,6 +123,12 @@ __device__ __forceinline__ void flip_vec(const u8 *__restrict__ src, u64 sp, u8 
     } else {
 #pragma unroll
       for (int k = 0; k < NW; k++) ra[k] = a[k], rb[k] = b[k];
+    }
+    if (NV == 3) {
+      store_chunks48(stage, (uint4 *)(dst + (u64)y * dp + (u64)j0 * C), ra, lane, nvalid, on);
+      if (two)
+        store_chunks48(stage, (uint4 *)(dst + (u64)y2 * dp + (u64)j0 * C), rb, lane, nvalid, on);
+      continue;
     }
     uint4 *d = (uint4 *)(dst + (u64)y * dp + (u64)j * C);
 #pragma unroll
