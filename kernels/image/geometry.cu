@@ -21,6 +21,10 @@
  * destination of source pixel (sx, sy) is (fsy ? h-1-sy : sy, fsx ? w-1-sx : sx):
  * transpose (0,0), rotate 90 (0,1), rotate 270 (1,0).
  *
+ * 1- and 3-byte pixels with 4-byte aligned pointers and pitches and both
+ * sides multiples of 4 take jet_rotq<BPP>_<fsx><fsy> (word loads and stores,
+ * 4x4 blocks transposed in registers; see its section below).
+ *
  * 4-byte pixels with 4-byte aligned pointers and pitches take jet_rot4_<fsx><fsy>
  * instead: the mirror flags are template constants, a block of 32x4 threads
  * moves a 32x32 tile with 8 pixels per thread, and whole tiles (all but the
