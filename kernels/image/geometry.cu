@@ -6,7 +6,8 @@
  * Flip / rotate 180 (jet_flip_v<BPP>, jet_flip_p<BPP>_u<U>): each thread
  * moves one "chunk" per row: 16 bytes (48 for 3- and 12-byte pixels, the
  * smallest multiple of 16 holding whole pixels) with uint4 loads and stores,
- * reversing the pixels inside the chunk in registers for a horizontal flip.
+ * reversing the pixels inside the chunk in registers for a horizontal flip
+ * (a vertical flip alone runs jet_flip_v1, 16-byte chunks, for any pixel size).
  * Needs 16-byte aligned pointers and pitches and a row length that is a
  * whole number of chunks; otherwise the per-pixel kernel copies BPP/U units
  * of U bytes per pixel.
@@ -19,6 +20,10 @@
  * one word (by one pixel for 3/12 bytes) against bank conflicts. The
  * destination of source pixel (sx, sy) is (fsy ? h-1-sy : sy, fsx ? w-1-sx : sx):
  * transpose (0,0), rotate 90 (0,1), rotate 270 (1,0).
+ *
+ * 1- and 3-byte pixels with 4-byte aligned pointers and pitches and both
+ * sides multiples of 4 take jet_rotq<BPP>_<fsx><fsy> (word loads and stores,
+ * 4x4 blocks transposed in registers; see its section below).
  *
  * 4-byte pixels with 4-byte aligned pointers and pitches take jet_rot4_<fsx><fsy>
  * instead: the mirror flags are template constants, a block of 32x4 threads
@@ -58,12 +63,39 @@ __device__ __forceinline__ void reverse_px(const u32 *in, u32 *out) {
   }
 }
 
+/* 48-byte chunks: a warp's stores go through shared memory (stage, 96
+ * uint4 for the warp) so that they are consecutive uint4 instead of uint4
+ * 48 bytes apart. Every lane of the warp calls it; @on: the lane has a chunk. */
+__device__ __forceinline__ void store_chunks48(uint4 *__restrict__ stage, uint4 *__restrict__ d,
+                                               const u32 *r, int lane, int nvalid, bool on) {
+  if (on) {
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+      stage[3 * lane + k] = make_uint4(r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]);
+  }
+  __syncwarp();
+#pragma unroll
+  for (int k = 0; k < 3; k++) {
+    const int u = 32 * k + lane;
+    if (u < 3 * nvalid) d[u] = stage[u];
+  }
+  __syncwarp();
+}
+
+#define FLIP_WARPS 8 /* warps per block at most (launch bound 256) */
+
 template <int BPP>
 __device__ __forceinline__ void flip_vec(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
                                          u64 dp, int nchunks, int h, int fx, int fy) {
   const int C = (BPP == 3 || BPP == 12) ? 48 : 16, NV = C / 16, NW = C / 4;
+  __shared__ uint4 stage_all[NV == 3 ? FLIP_WARPS * 96 : 1];
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= nchunks) return;
+  const bool on = j < nchunks;
+  if (NV == 1 && !on) return;
+  /* blockDim.x is a multiple of 32: a warp shares threadIdx.y and holds chunks j0..j0+31. */
+  const int lane = threadIdx.x & 31, j0 = j - lane;
+  const int nvalid = nchunks - j0 < 32 ? nchunks - j0 : 32;
+  uint4 *stage = stage_all + (NV == 3 ? ((threadIdx.y * blockDim.x + threadIdx.x) >> 5) * 96 : 0);
   const int sj = fx ? nchunks - 1 - j : j;
   const int step = gridDim.y * blockDim.y;
   /* Two rows per iteration: both loads are in flight before either store. */
@@ -72,18 +104,20 @@ __device__ __forceinline__ void flip_vec(const u8 *__restrict__ src, u64 sp, u8 
     const bool two = y2 < h;
     u32 a[NW], b[NW];
     const int sy = fy ? h - 1 - y : y, sy2 = fy ? h - 1 - y2 : y2;
-    const uint4 *s = (const uint4 *)(src + (u64)sy * sp + (u64)sj * C);
-#pragma unroll
-    for (int k = 0; k < NV; k++) {
-      uint4 v = s[k];
-      a[4 * k] = v.x, a[4 * k + 1] = v.y, a[4 * k + 2] = v.z, a[4 * k + 3] = v.w;
-    }
-    if (two) {
-      const uint4 *s2 = (const uint4 *)(src + (u64)sy2 * sp + (u64)sj * C);
+    if (on) {
+      const uint4 *s = (const uint4 *)(src + (u64)sy * sp + (u64)sj * C);
 #pragma unroll
       for (int k = 0; k < NV; k++) {
-        uint4 v = s2[k];
-        b[4 * k] = v.x, b[4 * k + 1] = v.y, b[4 * k + 2] = v.z, b[4 * k + 3] = v.w;
+        uint4 v = s[k];
+        a[4 * k] = v.x, a[4 * k + 1] = v.y, a[4 * k + 2] = v.z, a[4 * k + 3] = v.w;
+      }
+      if (two) {
+        const uint4 *s2 = (const uint4 *)(src + (u64)sy2 * sp + (u64)sj * C);
+#pragma unroll
+        for (int k = 0; k < NV; k++) {
+          uint4 v = s2[k];
+          b[4 * k] = v.x, b[4 * k + 1] = v.y, b[4 * k + 2] = v.z, b[4 * k + 3] = v.w;
+        }
       }
     }
     u32 ra[NW], rb[NW];
@@ -93,6 +127,12 @@ __device__ __forceinline__ void flip_vec(const u8 *__restrict__ src, u64 sp, u8 
     } else {
 #pragma unroll
       for (int k = 0; k < NW; k++) ra[k] = a[k], rb[k] = b[k];
+    }
+    if (NV == 3) {
+      store_chunks48(stage, (uint4 *)(dst + (u64)y * dp + (u64)j0 * C), ra, lane, nvalid, on);
+      if (two)
+        store_chunks48(stage, (uint4 *)(dst + (u64)y2 * dp + (u64)j0 * C), rb, lane, nvalid, on);
+      continue;
     }
     uint4 *d = (uint4 *)(dst + (u64)y * dp + (u64)j * C);
 #pragma unroll
@@ -314,3 +354,163 @@ __device__ __forceinline__ void rot4_fast(const u8 *__restrict__ src, u64 sp, u8
 JET_ROT4F(0, 0)
 JET_ROT4F(0, 1)
 JET_ROT4F(1, 0)
+
+/* ------------------------------------------------------------ 1- and 3-byte fast path */
+
+/* jet_rotq<BPP>_<fsx><fsy>, BPP 1 or 3: 4-byte aligned pointers and pitches,
+ * width and height multiples of 4, so every 4x4 pixel block is BPP whole
+ * words in each of its 4 source rows and in each of its 4 destination rows.
+ * A block of 32x8 threads moves a 128x32 pixel tile: 4 (BPP 3: 12) coalesced
+ * word loads per thread into shared memory (row stride 33 / 99 words, which
+ * keeps both phases free of bank conflicts), then each thread reads one 4x4
+ * block (4 x BPP words), transposes it in registers with byte permutes and
+ * stores BPP words to each of 4 destination rows; a warp covers 8 blocks
+ * along each of 4 destination rows (32 bytes each). 3-byte pixels restage
+ * the transposed blocks in a second shared tile so that a warp's stores are
+ * 32 consecutive words rather than 12 bytes apart. With fsy the source tile is placed so that
+ * destination tiles start at multiples of 32 pixels. */
+#define RQ_BX 32
+#define RQ_BY 8
+#define RQ_TW 128 /* tile width, pixels */
+#define RQ_TH 32  /* tile height, rows */
+#define RQ_OS 26  /* otile row stride, words: 24 + 2 (no bank conflicts on the writes) */
+
+/* 4x4 bytes: out[c] byte r = in[r] byte c. */
+__device__ __forceinline__ void transpose4x4(u32 a0, u32 a1, u32 a2, u32 a3, u32 *o) {
+  const u32 t0 = __byte_perm(a0, a1, 0x5140), t1 = __byte_perm(a0, a1, 0x7362);
+  const u32 t2 = __byte_perm(a2, a3, 0x5140), t3 = __byte_perm(a2, a3, 0x7362);
+  o[0] = __byte_perm(t0, t2, 0x5410);
+  o[1] = __byte_perm(t0, t2, 0x7632);
+  o[2] = __byte_perm(t1, t3, 0x5410);
+  o[3] = __byte_perm(t1, t3, 0x7632);
+}
+
+/* Byte @b of the 4-word-row-major block @in (rows of NW words). */
+template <int NW>
+__device__ __forceinline__ u32 byte_of(const u32 (*in)[NW], int r, int b) {
+  return (in[r][b >> 2] >> (8 * (b & 3))) & 0xffu;
+}
+
+template <int BPP, int FSX, int FSY, bool FULL>
+__device__ __forceinline__ void rotq_tile(const u8 *__restrict__ src, u64 sp,
+                                          u8 *__restrict__ dst, u64 dp, int w, int h, int X0,
+                                          int Y0, int DX0, u32 *tile, u32 *otile) {
+  const int RW = RQ_TW * BPP / 4;             /* words per tile row */
+  const int S = RW + (BPP == 1 ? 1 : 3);      /* smem row stride, words */
+  const int LW = RW / RQ_BX;                  /* words per row per thread */
+  const int NR = RQ_TH / RQ_BY;               /* rows per thread */
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int rowb = w * BPP;                   /* multiple of 4 */
+  const long long xb = (long long)X0 * BPP;
+  u32 v[NR][LW];
+#pragma unroll
+  for (int k = 0; k < NR; k++) {
+#pragma unroll
+    for (int m = 0; m < LW; m++) v[k][m] = 0;
+    const int sy = Y0 + ty + RQ_BY * k;
+    const u8 *row = src + (long long)sy * (long long)sp + xb;
+#pragma unroll
+    for (int m = 0; m < LW; m++) {
+      const int wi = tx + RQ_BX * m;
+      if (FULL || (sy >= 0 && sy < h && xb + 4 * wi < rowb))
+        v[k][m] = __ldg((const u32 *)(row + 4 * wi));
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < NR; k++)
+#pragma unroll
+    for (int m = 0; m < LW; m++) tile[(ty + RQ_BY * k) * S + tx + RQ_BX * m] = v[k][m];
+  __syncthreads();
+  /* This thread's 4x4 block: tile rows 4j..4j+3, pixel columns 4q..4q+3. */
+  const int j = tx & 7, q = ty * 4 + (tx >> 3);
+  const int sy0 = Y0 + 4 * j, sx0 = X0 + 4 * q;
+  if (FULL || (sy0 >= 0 && sy0 < h && sx0 < w)) {
+    u32 in[4][BPP];
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+#pragma unroll
+      for (int e = 0; e < BPP; e++) in[FSY ? 3 - r : r][e] = tile[(4 * j + r) * S + q * BPP + e];
+    /* Now in[r] holds the pixel that lands r-th in each destination word group. */
+    u32 out[4][BPP];
+    if (BPP == 1) {
+      u32 o[4];
+      transpose4x4(in[0][0], in[1][0], in[2][0], in[3][0], o);
+#pragma unroll
+      for (int c = 0; c < 4; c++) out[c][0] = o[c];
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; c++)
+#pragma unroll
+        for (int e = 0; e < BPP; e++) {
+          /* destination bytes 4e..4e+3 of row c: pixel (4e+i)/BPP, byte (4e+i)%BPP */
+          u32 wd = 0;
+#pragma unroll
+          for (int i = 0; i < 4; i++) {
+            const int b = 4 * e + i;
+            wd |= byte_of<BPP>(in, b / BPP, c * BPP + b % BPP) << (8 * i);
+          }
+          out[c][e] = wd;
+        }
+    }
+    const int lx0 = FSY ? RQ_TH - 4 - 4 * j : 4 * j; /* destination column in the tile */
+    if (BPP == 1) {
+#pragma unroll
+      for (int c = 0; c < 4; c++) {
+        const int dy = FSX ? w - 1 - (sx0 + c) : sx0 + c;
+        *(u32 *)(dst + (u64)dy * dp + (u64)(DX0 + lx0)) = out[c][0];
+      }
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; c++)
+#pragma unroll
+        for (int e = 0; e < BPP; e++) otile[(4 * q + c) * RQ_OS + lx0 * BPP / 4 + e] = out[c][e];
+    }
+  }
+  if (BPP == 3) {
+    /* Stage through otile (tile row = source column) so that a warp stores
+     * 32 consecutive words of destination rows instead of words 12 bytes apart. */
+    __syncthreads();
+    const int OW = RQ_TH * BPP / 4; /* words per destination tile row */
+    const int tid = ty * RQ_BX + tx;
+#pragma unroll 4
+    for (int i = 0; i < RQ_TW * OW / (RQ_BX * RQ_BY); i++) {
+      const int idx = tid + RQ_BX * RQ_BY * i, lr = idx / OW, cw = idx - lr * OW;
+      if (FULL || (X0 + lr < w && DX0 + 4 * (cw / 3) < h)) {
+        const int dy = FSX ? w - 1 - (X0 + lr) : X0 + lr;
+        *(u32 *)(dst + (u64)dy * dp + (u64)DX0 * BPP + 4 * cw) = otile[lr * RQ_OS + cw];
+      }
+    }
+  }
+}
+
+template <int BPP, int FSX, int FSY>
+__device__ __forceinline__ void rotq_fast(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
+                                          u64 dp, int w, int h) {
+  __shared__ u32 tile[RQ_TH * (RQ_TW * BPP / 4 + (BPP == 1 ? 1 : 3))];
+  __shared__ u32 otile[BPP == 3 ? RQ_TW * RQ_OS : 1];
+  const int tiles_y = (h + RQ_TH - 1) / RQ_TH;
+  const int X0 = blockIdx.x * RQ_TW;
+  for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
+    const int DX0 = by * RQ_TH;
+    const int Y0 = FSY ? h - DX0 - RQ_TH : DX0;
+    if (X0 + RQ_TW <= w && Y0 >= 0 && Y0 + RQ_TH <= h)
+      rotq_tile<BPP, FSX, FSY, true>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile, otile);
+    else
+      rotq_tile<BPP, FSX, FSY, false>(src, sp, dst, dp, w, h, X0, Y0, DX0, tile, otile);
+    __syncthreads();
+  }
+}
+
+#define JET_ROTQ(BPP, FSX, FSY)                                                                 \
+  extern "C" __global__ void __launch_bounds__(RQ_BX * RQ_BY) jet_rotq##BPP##_##FSX##FSY(      \
+      const u8 *src, u64 sp, u8 *dst, u64 dp, int w, int h) {                                   \
+    jet_pdl_enter();                                                                            \
+    rotq_fast<BPP, FSX, FSY>(src, sp, dst, dp, w, h);                                           \
+  }
+
+JET_ROTQ(1, 0, 0)
+JET_ROTQ(1, 0, 1)
+JET_ROTQ(1, 1, 0)
+JET_ROTQ(3, 0, 0)
+JET_ROTQ(3, 0, 1)
+JET_ROTQ(3, 1, 0)

@@ -13,6 +13,8 @@
 #define ROT_BY 8u
 #define ROT4_BX 32u /* jet_rot4_<fsx><fsy>: 32x32 tiles, 8 pixels per thread */
 #define ROT4_BY 4u
+#define ROTQ_TW 128u /* jet_rotq<1|3>_<fsx><fsy>: 128x32 pixel tiles, 32x8 threads */
+#define ROTQ_TH 32u
 #define GRID_Y_MAX 65535u
 
 static int aligned(uintptr_t v, uintptr_t a) { return (v & (a - 1)) == 0; }
@@ -48,7 +50,9 @@ static jet_status flip(jet_stream stream, jet_image src, jet_image dst, int fx, 
   int bpp = bytes_per_pixel(src), w = src->layout.width, h = src->layout.height;
   size_t row = src->layout.plane[0].row_bytes;
   unsigned long long sp = src->layout.plane[0].pitch, dp = dst->layout.plane[0].pitch;
-  size_t chunk = (bpp == 3 || bpp == 12) ? 48 : 16;
+  /* Without a horizontal flip rows are copied whole: 16-byte chunks of any pixel size. */
+  int kbpp = fx ? bpp : 1;
+  size_t chunk = (kbpp == 3 || kbpp == 12) ? 48 : 16;
   char name[32];
   jet_dim3 block = {FLIP_BX, FLIP_BY, 1}, grid;
   int n;
@@ -57,7 +61,7 @@ static jet_status flip(jet_stream stream, jet_image src, jet_image dst, int fx, 
   if (gy > GRID_Y_MAX) gy = GRID_Y_MAX;
   if (pair_aligned(src, dst, 16) && row % chunk == 0 && row / chunk <= (size_t)INT32_MAX) {
     n = (int)(row / chunk);
-    snprintf(name, sizeof name, "jet_flip_v%d", bpp);
+    snprintf(name, sizeof name, "jet_flip_v%d", kbpp);
     grid = (jet_dim3){ceil_div((unsigned long long)n, FLIP_BX), gy, 1};
   } else {
     int unit = bpp % 4 == 0 && pair_aligned(src, dst, 4) ? 4 : bpp % 2 == 0 && pair_aligned(src, dst, 2) ? 2 : 1;
@@ -89,9 +93,16 @@ static jet_status rotate_tiled(jet_stream stream, jet_image src, jet_image dst, 
   char name[32];
   jet_dim3 block = {ROT_BX, ROT_BY, 1};
   int fast = bpp == 4 && a4;
+  /* 1- and 3-byte pixels in whole 4x4 blocks of whole words: word loads and stores. */
+  int quad = (bpp == 1 || bpp == 3) && a4 && w % 4 == 0 && h % 4 == 0;
+  unsigned tile_w = tile;
   if (fast) {
     snprintf(name, sizeof name, "jet_rot4_%d%d", fsx, fsy);
     block = (jet_dim3){ROT4_BX, ROT4_BY, 1};
+  } else if (quad) {
+    snprintf(name, sizeof name, "jet_rotq%d_%d%d", bpp, fsx, fsy);
+    tile_w = ROTQ_TW;
+    tile = ROTQ_TH;
   } else if (bpp == 4) {
     snprintf(name, sizeof name, "jet_rot4_u1");
   } else {
@@ -99,12 +110,12 @@ static jet_status rotate_tiled(jet_stream stream, jet_image src, jet_image dst, 
   }
   unsigned gy = ceil_div((unsigned long long)h, tile);
   if (gy > GRID_Y_MAX) gy = GRID_Y_MAX;
-  jet_dim3 grid = {ceil_div((unsigned long long)w, tile), gy, 1};
+  jet_dim3 grid = {ceil_div((unsigned long long)w, tile_w), gy, 1};
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_geometry, name, &k, fn));
   const void *s = src->plane[0];
   void *d = dst->plane[0];
-  /* jet_rot4_<fsx><fsy> takes the first six: the driver reads as many as a kernel has. */
+  /* jet_rot4_* and jet_rotq* take the first six: the driver reads as many as a kernel has. */
   void *args[] = {&s, &sp, &d, &dp, &w, &h, &fsx, &fsy, &svec, &dvec};
   return jet__launch(cu, k, grid, block, 0, args, fn);
 }

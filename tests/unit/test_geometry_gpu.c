@@ -171,12 +171,14 @@ static int close_gpu(jet_context ctx, jet_stream s) {
 }
 
 /* Every format x operation at small sizes, including tile and chunk edges
- * (16- and 48-byte rows, 32/64/128-pixel tiles plus one). */
+ * (16- and 48-byte rows, 32/64/128-pixel tiles plus one; sizes in multiples
+ * of 4 for the word-wide 1- and 3-byte transposes, with 128x32 tiles). */
 TEST(gpu_geometry_small_sizes) {
   REQUIRE_GPU();
   static const int sizes[][2] = {{1, 1},  {2, 3},    {17, 9},   {16, 3},  {64, 5},   {3, 1},
                                  {1, 37}, {33, 65},  {129, 7},  {7, 130}, {130, 131}, {48, 40},
-                                 {256, 2}, {65, 257}};
+                                 {256, 2}, {65, 257}, {4, 4},  {132, 36}, {128, 32}, {256, 100},
+                                 {36, 260}};
   jet_context ctx;
   jet_stream s;
   if (open_gpu(&ctx, &s)) return 1;
@@ -199,6 +201,11 @@ TEST(gpu_geometry_1921x1081) {
   for (int fi = 0; fi < N_GEO_FORMATS; fi++)
     for (int o = OP_FLIP_H; o <= OP_ROT180; o++)
       if (o != OP_ROT90 && run_case(ctx, s, geo_formats[fi], 1920, 1081, (gop)o, NULL)) return 1;
+  /* 1920x1080: the word-wide transposes of 1- and 3-byte pixels */
+  static const gop swapping[] = {OP_TRANSPOSE, OP_ROT90, OP_ROT270};
+  for (int fi = 0; fi < N_GEO_FORMATS; fi++)
+    for (int o = 0; o < 3; o++)
+      if (run_case(ctx, s, geo_formats[fi], 1920, 1080, swapping[o], NULL)) return 1;
   return close_gpu(ctx, s);
 }
 
@@ -212,9 +219,9 @@ TEST(gpu_geometry_3840x2160) {
     for (int o = 0; o < OP_COUNT; o++)
       if (run_case(ctx, s, all_ops[fi], 3840, 2160, (gop)o, NULL)) return 1;
   static const jet_format some_ops[] = {JET_FORMAT_RGB8, JET_FORMAT_RGBF32, JET_FORMAT_GRAY16};
-  static const gop some[] = {OP_TRANSPOSE, OP_ROT180, OP_ROT270};
+  static const gop some[] = {OP_TRANSPOSE, OP_ROT180, OP_ROT270, OP_ROT90};
   for (int fi = 0; fi < 3; fi++)
-    for (int o = 0; o < 3; o++) {
+    for (int o = 0; o < 4; o++) {
       if (some_ops[fi] == JET_FORMAT_RGBF32 && o) continue; /* 100 MB a side: keep the test short */
       if (run_case(ctx, s, some_ops[fi], 3840, 2160, some[o], NULL)) return 1;
     }
@@ -229,7 +236,7 @@ TEST(gpu_geometry_wrapped_pitches) {
   jet_context ctx;
   jet_stream s;
   if (open_gpu(&ctx, &s)) return 1;
-  static const int sizes[][2] = {{17, 9}, {64, 33}, {1921, 1081}};
+  static const int sizes[][2] = {{17, 9}, {64, 33}, {132, 68}, {1921, 1081}};
   for (int fi = 0; fi < N_GEO_FORMATS; fi++) {
     jet_format_desc d;
     CHECK_OK(jet_format_info(geo_formats[fi], &d));
@@ -241,7 +248,7 @@ TEST(gpu_geometry_wrapped_pitches) {
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
       for (size_t oi = 0; oi < sizeof opts / sizeof opts[0]; oi++)
         for (int o = 0; o < OP_COUNT; o++) {
-          if (sizes[k][0] > 100 && oi > 1 && (o == OP_FLIP_V || o == OP_ROT90)) continue;
+          if (sizes[k][0] > 1000 && oi > 1 && (o == OP_FLIP_V || o == OP_ROT90)) continue;
           /* pitches must stay multiples of the element size */
           if (opts[oi].src_extra % e || opts[oi].dst_extra % e) continue;
           if (run_case(ctx, s, geo_formats[fi], sizes[k][0], sizes[k][1], (gop)o, &opts[oi]))
