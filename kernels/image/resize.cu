@@ -12,8 +12,10 @@
  * 4-byte taps (jet_resize_u8c4v_*, chosen by the launcher).
  *
  * Area and float resize. A block of 32 x 8 threads writes a tile of 32*G
- * columns by 32 rows; each thread a group of G pixels in 4 rows 8 apart, so
- * a warp covers one contiguous stretch of a row. The per-column and per-row
+ * columns by 8*R rows; each thread a group of G pixels in R rows 8 apart, so
+ * a warp covers one contiguous stretch of a row. R (p.rows, 1 to 4) is the
+ * launcher's: 4, less where the destination would give fewer than 8 blocks
+ * per SM (a 640x360 area result was 60 blocks, under one per SM). The per-column and per-row
  * source coordinates (64-bit divisions) are computed once per block into
  * shared memory (32-bit divisions where the sizes allow). Blocks are
  * numbered along one grid axis (tiles in row-major order), so no image size
@@ -95,10 +97,10 @@ __device__ __forceinline__ bool coord_fit32(int dn, int sn) {
  * loads may be issued before the bounds test of the store). */
 template <int MODE, int TILE_H = TH>
 __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx, int by, int tw,
-                                            int *xs, int *xa, int *ys, int *ya) {
+                                            int *xs, int *xa, int *ys, int *ya, int th = TILE_H) {
   int tid = threadIdx.y * TX + threadIdx.x;
   const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
-  for (int i = tid; i < tw + TILE_H; i += TX * TY) {
+  for (int i = tid; i < tw + th; i += TX * TY) {
     int col = i < tw;
     int d = col ? bx + i : by + (i - tw);
     int dn = col ? p.dw : p.dh, sn = col ? p.sw : p.sh;
@@ -222,18 +224,17 @@ template <int C, int G, int MODE, bool VEC>
 __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
+  const int rows = p.rows; /* 1..ROWS, uniform: small destinations get more, shorter tiles */
   int bx, by;
-  tile_of(p.dw, TX * G, bx, by);
-  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya);
+  tile_of(p.dw, TX * G, bx, by, TY * rows);
+  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
   __syncthreads();
   const int lx = threadIdx.x * G, x = bx + lx;
   if (x >= p.dw) return;
   const int n = min(G, p.dw - x);
   const u32 ONE = JET_RESIZE_ONE;
-  /* 4-byte pixels, no area loops: all rows' loads may be in flight at once */
-  constexpr int kUnroll = (G == 1 && MODE != MODE_AREA) ? ROWS : 1;
-#pragma unroll kUnroll
-  for (int r = 0; r < ROWS; r++) {
+#pragma unroll 1
+  for (int r = 0; r < rows; r++) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
     if (y >= p.dh) break;
     u8 out[G * C];
@@ -557,15 +558,16 @@ template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
+  const int rows = p.rows; /* as resize_u8 */
   int bx, by;
-  tile_of(p.dw, TX, bx, by);
-  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya);
+  tile_of(p.dw, TX, bx, by, TY * rows);
+  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya, TY * rows);
   __syncthreads();
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
   const float ONE = (float)JET_RESIZE_ONE;
 #pragma unroll 1
-  for (int r = 0; r < ROWS; r++) {
+  for (int r = 0; r < rows; r++) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
     if (y >= p.dh) break;
     float v[C];

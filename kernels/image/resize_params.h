@@ -48,6 +48,9 @@ typedef struct jet__resize_params {
   /* nearest/bilinear 8-bit: warps per column strip; gridDim.x * JET_RS_TY >=
    * strips * strip_nw, the warps past that exit */
   int strip_nw;
+  /* area and float kernels: rows per thread (1..JET_RS_ROWS), tiles of
+   * JET_RS_TY * rows rows */
+  int rows;
   int count; /* pairs in img (= gridDim.z) */
   jet__resize_image img[JET_RS_BATCH];
 } jet__resize_params;

@@ -141,6 +141,17 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     grid.y = 1;
     grid.z = (unsigned)count;
   } else {
+    if (rows == JET_RS_ROWS) {
+      /* fewer rows per thread until there are 8 blocks per SM (or 1 row) */
+      unsigned long long sms = src[0]->h.ctx->info.sm_count > 0 ? (unsigned)src[0]->h.ctx->info.sm_count : 1u;
+      unsigned long long tx = ((unsigned long long)p.dw + JET_RS_TX * group - 1) / (JET_RS_TX * group);
+      while (rows > 1) {
+        unsigned long long th = (unsigned long long)JET_RS_TY * (unsigned)rows;
+        if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * 8) break;
+        rows /= 2;
+      }
+      p.rows = rows;
+    }
     JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, rows, count, &grid, fn));
   }
   jet_kernel k;

@@ -198,6 +198,24 @@ TEST(gpu_resize_u8_strip_walk) {
   return 0;
 }
 
+/* Area and float kernels take 1 to 4 rows per thread, fewer where the
+ * destination is small (the pairs above mostly get 1 row on an H100): a
+ * large non-integer area downscale (4 rows per thread) in every format. */
+TEST(gpu_resize_area_tall_tiles) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int pr[4] = {3841, 2161, 2881, 1621};
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8,
+                                  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
+  for (int f = 0; f < 5; f++) CHECK(resize_case(ctx, st, fs[f], pr, JET_INTERP_AREA, f % 3) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* ------------------------------------------------------------ remap */
 
 /* A map with in-range samples, exact sub-pixel ties, integers, far
