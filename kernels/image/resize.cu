@@ -554,6 +554,60 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
   }
 }
 
+/* 1- and 3-channel 8-bit area by integer factors KX = sw/dw (2, 3 or 4)
+ * and ky = sh/dh, 4-byte aligned source rows, 32-bit sums (p.area32): every
+ * weight is 1, so a lane's 4 pixels are the plain box sums of 4*KX*C
+ * contiguous bytes per source row, read as KX*C aligned words (all issued
+ * before they are summed) where the group is whole, byte by byte at the
+ * right edge. The rounding is area_px32's: (2S + D) / (2D), D = KX*ky. One
+ * row per thread, tiles 128 x 8. */
+template <int C, int KX>
+__device__ __forceinline__ void area_int_u8(const jet__resize_params &p, const jet__resize_image &im,
+                                            int x, int y) {
+  constexpr int G = 4, W = KX * C;
+  const int ky = p.rsh, n = min(G, p.dw - x);
+  const u8 *row = im.src + (u64)y * (u64)ky * im.src_pitch + (u64)x * (KX * C);
+  u32 s[G * C];
+#pragma unroll
+  for (int k = 0; k < G * C; k++) s[k] = 0;
+  if (n == G) {
+#pragma unroll 2
+    for (int j = 0; j < ky; j++, row += im.src_pitch) {
+      u32 w[W];
+#pragma unroll
+      for (int k = 0; k < W; k++) w[k] = __ldg((const u32 *)row + k);
+#pragma unroll
+      for (int b = 0; b < 4 * W; b++) s[(b / C / KX) * C + b % C] += (w[b / 4] >> (8 * (b % 4))) & 255u;
+    }
+  } else {
+#pragma unroll 1
+    for (int j = 0; j < ky; j++, row += im.src_pitch)
+#pragma unroll
+      for (int b = 0; b < 4 * W; b++)
+        if (b / C / KX < n) s[(b / C / KX) * C + b % C] += __ldg(row + b);
+  }
+  const u32 D = (u32)p.area_d;
+  u8 out[G * C];
+#pragma unroll
+  for (int k = 0; k < G * C; k++) out[k] = (u8)div_inv(2u * s[k] + D, 2u * D, p.area_inv);
+  st8<C, G>(im.dst + (u64)y * im.dst_pitch + (u64)x * C, out, n, p.dst_vec);
+}
+
+template <int C>
+__device__ __forceinline__ void area_int(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
+  int bx, by;
+  tile_of(p.dw, TX * 4, bx, by, TY);
+  const int x = bx + (int)threadIdx.x * 4, y = by + (int)threadIdx.y;
+  if (x >= p.dw || y >= p.dh) return;
+  if (p.rsw == 2)
+    area_int_u8<C, 2>(p, im, x, y);
+  else if (p.rsw == 3)
+    area_int_u8<C, 3>(p, im, x, y);
+  else
+    area_int_u8<C, 4>(p, im, x, y);
+}
+
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
@@ -677,6 +731,15 @@ extern "C" __global__ void __launch_bounds__(TX * TY, 6) jet_resize_u8c4v_linear
 extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_area_int(jet__resize_params p) {
   jet_pdl_enter();
   area_c4_int(p);
+}
+/* Area by integer factors 2 to 4 across (area_int), chosen by the launcher. */
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c1_area_int(jet__resize_params p) {
+  jet_pdl_enter();
+  area_int<1>(p);
+}
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c3_area_int(jet__resize_params p) {
+  jet_pdl_enter();
+  area_int<3>(p);
 }
 #define RESIZE_F32(name, C, MODE) \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { jet_pdl_enter(); resize_f32<C, MODE>(p); }

@@ -122,6 +122,13 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       rows = JET_RS_ROWS_C4;
     }
   }
+  /* 1 and 3 channels, integer factors 2..4 across, aligned source rows,
+   * 32-bit sums: box sums of aligned words, one row per thread */
+  if (interp == JET_INTERP_AREA && !is_float && channels != 4 && p.src_vec && p.area32 &&
+      p.rdw == 1 && p.rdh == 1 && p.rsw >= 2 && p.rsw <= 4) {
+    snprintf(name, sizeof name, "jet_resize_%s_area_int", kind);
+    rows = 1;
+  }
   int group = (!is_float && channels != 4) ? 4 : 1;
   jet_dim3 grid;
   if (!is_float && interp != JET_INTERP_AREA) {

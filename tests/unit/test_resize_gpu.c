@@ -216,6 +216,31 @@ TEST(gpu_resize_area_tall_tiles) {
   return 0;
 }
 
+/* 1- and 3-channel 8-bit area by integer factors 2..4 across (any factor
+ * down), aligned rows: whole and partial 4-pixel groups, factors 1 and 5
+ * down, and factor 5 across (the generic kernel); every layout, so the
+ * shifted (unaligned) one takes the generic kernel on the same sizes. */
+TEST(gpu_resize_area_int_u8) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {
+      {258, 21, 129, 7}, {135, 10, 45, 5},   {132, 36, 33, 9},     {20, 3, 5, 3},
+      {2, 2, 1, 1},      {12, 25, 3, 5},     {1923, 1083, 641, 361}, {1280, 720, 640, 360},
+      {100, 100, 20, 20}, {4, 8, 1, 2},      {1920, 1080, 480, 270},
+  };
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_BGR8};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int f = 0; f < 3; f++)
+      for (int which = 0; which < 3; which++)
+        CHECK(resize_case(ctx, st, fs[f], cases[i], JET_INTERP_AREA, which) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* ------------------------------------------------------------ remap */
 
 /* A map with in-range samples, exact sub-pixel ties, integers, far
