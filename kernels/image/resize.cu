@@ -3,21 +3,26 @@
  * pixel formats (8-bit with 1, 3 or 4 channels; float with 1 or 3). The
  * arithmetic is color_coeffs.h's, bit for bit for 8-bit results.
  *
- * Resize. A block of 32 x 8 threads writes a tile of 32*G columns by 32 rows;
- * each thread a group of G consecutive pixels (G = 4 for 1- and 3-channel
- * 8-bit, so that a group is 4 or 12 bytes, stored as 32-bit words) in 4 rows
- * 8 apart, so a warp covers one contiguous stretch of a row. The per-column
+ * Nearest and bilinear resize (resize_u8_strip, resize_f32_strip): warps
+ * walk column strips of 32*G destination columns (G = 4 for 1- and
+ * 3-channel 8-bit, so that a lane's group is 4 or 12 bytes, stored as 32-bit
+ * words; else 1), 8 rows at a time; a lane's column coordinates are computed
+ * once per walk, the rows' once per 8 rows and shared by shuffles; the
+ * launcher sizes the grid to about 64 warps per SM. RGBA8 with aligned rows
+ * keeps packed 4-byte taps (jet_resize_u8c4v_*, chosen by the launcher).
+ *
+ * Area resize. A block of 32 x 8 threads writes a tile of 32*G columns by
+ * 8*R rows; each thread a group of G pixels in R rows 8 apart, so a warp
+ * covers one contiguous stretch of a row. R (p.rows, 1 to 4) is the
+ * launcher's: 4, less where the destination would give fewer than 8 blocks
+ * per SM (a 640x360 result was 60 blocks, under one per SM). The per-column
  * and per-row source coordinates (64-bit divisions) are computed once per
  * block into shared memory (32-bit divisions where the sizes allow). Blocks
  * are numbered along one grid axis (tiles in row-major order), so no image
- * size runs into the 65535 limit of grid y.
- *
- * RGBA8 with aligned rows has its own kernels (jet_resize_u8c4v_*, chosen by
- * the launcher): nearest and bilinear issue all of a thread's loads before
- * any store; area by integer factors sums packed words without weights.
- * Their threads write JET_RS_ROWS_C4 (2) rows, tiles 32 x 16: a 960x540
- * destination is 1020 blocks, about one full wave of 8 blocks on each of an
- * H100's 132 SMs, where 32-row tiles left half of every SM idle.
+ * size runs into the 65535 limit of grid y. Integer factors with aligned
+ * rows have their own kernels, plain box sums without weights: RGBA8
+ * (jet_resize_u8c4v_area_int, packed words, tiles 32 x 16) and 1 and 3
+ * channels by 2 to 4 across (jet_resize_u8c{1,3}_area_int, tiles 128 x 8).
  *
  * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
  * p.img[blockIdx.z] its planes; a single resize is a batch of one.
@@ -93,10 +98,10 @@ __device__ __forceinline__ bool coord_fit32(int dn, int sn) {
  * loads may be issued before the bounds test of the store). */
 template <int MODE, int TILE_H = TH>
 __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx, int by, int tw,
-                                            int *xs, int *xa, int *ys, int *ya) {
+                                            int *xs, int *xa, int *ys, int *ya, int th = TILE_H) {
   int tid = threadIdx.y * TX + threadIdx.x;
   const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
-  for (int i = tid; i < tw + TILE_H; i += TX * TY) {
+  for (int i = tid; i < tw + th; i += TX * TY) {
     int col = i < tw;
     int d = col ? bx + i : by + (i - tw);
     int dn = col ? p.dw : p.dh, sn = col ? p.sw : p.sh;
@@ -220,18 +225,17 @@ template <int C, int G, int MODE, bool VEC>
 __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
+  const int rows = p.rows; /* 1..ROWS, uniform: small destinations get more, shorter tiles */
   int bx, by;
-  tile_of(p.dw, TX * G, bx, by);
-  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya);
+  tile_of(p.dw, TX * G, bx, by, TY * rows);
+  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
   __syncthreads();
   const int lx = threadIdx.x * G, x = bx + lx;
   if (x >= p.dw) return;
   const int n = min(G, p.dw - x);
   const u32 ONE = JET_RESIZE_ONE;
-  /* 4-byte pixels, no area loops: all rows' loads may be in flight at once */
-  constexpr int kUnroll = (G == 1 && MODE != MODE_AREA) ? ROWS : 1;
-#pragma unroll kUnroll
-  for (int r = 0; r < ROWS; r++) {
+#pragma unroll 1
+  for (int r = 0; r < rows; r++) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
     if (y >= p.dh) break;
     u8 out[G * C];
@@ -327,44 +331,144 @@ __device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair
   }
 }
 
+/* Nearest and bilinear 8-bit resize, column strips walked by warps. A warp
+ * owns a strip of 32*G destination columns (each lane G consecutive pixels,
+ * G = 4 for 1 and 3 channels) and walks down it, SR rows at a time, row group
+ * k, k + strip_nw, ...: the lanes' column coordinates are computed once for
+ * the whole walk, in registers; a row group's row coordinates once per group,
+ * lane r computing row r and the warp sharing them by shuffles. No shared
+ * memory, no block barrier: the per-block tables (and their divisions) that
+ * dominated large upscales are gone. RL rows' loads are issued before their
+ * stores (all taps in registers); packed RGBA8 (aligned rows) keeps 4-byte
+ * taps and loads adjacent bilinear taps as one 8-byte word where it can.
+ * Lanes past the right edge clamp their columns (valid addresses, shuffles
+ * need every lane) and store nothing. */
+#define SR JET_RS_STRIP_ROWS
+
+/* Coordinates on an axis the 32-bit arithmetic does not cover: a call, so
+ * that the 64-bit division's registers do not weigh on the walking loop. */
 template <int MODE>
-__device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
-  const jet__resize_image &im = p.img[blockIdx.z];
-  __shared__ int xs[TX], xa[TX], ys[TH_C4], ya[TH_C4];
-  int bx, by;
-  tile_of(p.dw, TX, bx, by, TH_C4);
-  fill_tables<MODE, TH_C4>(p, bx, by, TX, xs, xa, ys, ya);
-  __syncthreads();
-  const int lx = threadIdx.x, x = bx + lx;
-  if (x >= p.dw) return;
-  u8 *const dcol = im.dst + (u64)x * 4;
-  if (MODE == MODE_NEAREST) {
-    const u32 *const scol = (const u32 *)im.src + xs[lx];
-    u32 v[RC4];
-#pragma unroll
-    for (int r = 0; r < RC4; r++)
-      v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * im.src_pitch));
-#pragma unroll
-    for (int r = 0; r < RC4; r++) {
-      const int y = by + threadIdx.y + r * TY;
-      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = v[r];
-    }
+__device__ __noinline__ void coord_slow(int d, int dn, int sn, int &s, int &f) {
+  f = 0;
+  if (MODE == MODE_NEAREST)
+    s = nearest_index(d, dn, sn, false);
+  else
+    lin_coord(d, dn, sn, false, s, f);
+}
+
+template <int MODE>
+__device__ __forceinline__ void coord_of(int d, int dn, int sn, bool fit32, int &s, int &f) {
+  if (!fit32) {
+    coord_slow<MODE>(d, dn, sn, s, f);
+  } else if (MODE == MODE_NEAREST) {
+    s = nearest_index(d, dn, sn, true);
+    f = 0;
   } else {
-    const int x0 = xs[lx], x1 = min(x0 + 1, p.sw - 1);
-    const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0;
-    u32 t[RC4][4];
+    lin_coord(d, dn, sn, true, s, f);
+  }
+}
+
+template <int C, int G, int MODE, int RL, bool VEC>
+__device__ __forceinline__ void resize_u8_strip(const jet__resize_params &p) {
+  constexpr bool PK = C == 4 && VEC; /* taps as packed 4-byte words */
+  static_assert(!PK || G == 1, "packed taps are single pixels");
+  constexpr int CW = PK ? 1 : C;
+  constexpr int TAPS = MODE == MODE_NEAREST ? 1 : 4;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  const int tw = TX * G, tiles_x = (p.dw + tw - 1) / tw;
+  const int gw = (int)blockIdx.x * TY + (int)threadIdx.y;
+  if (gw >= tiles_x * p.strip_nw) return; /* whole warps: the shuffles stay full */
+  const int lane = threadIdx.x, x = (gw % tiles_x) * tw + lane * G;
+  const int n = min(G, p.dw - x); /* <= 0: lane past the edge */
+  const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
+  int x0[G];
+  u32 ax[G];
 #pragma unroll
-    for (int r = 0; r < RC4; r++) {
-      const int y0 = ys[threadIdx.y + r * TY], y1 = min(y0 + 1, p.sh - 1);
-      ld_pair(im.src + (u64)y0 * im.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
-      ld_pair(im.src + (u64)y1 * im.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
-    }
-    const u32 ax = (u32)xa[lx];
+  for (int g = 0; g < G; g++) {
+    const int d = min(x + g, p.dw - 1);
+    int s, f;
+    coord_of<MODE>(d, p.dw, p.sw, fx32, s, f);
+    x0[g] = s;
+    ax[g] = (u32)f;
+  }
+  bool pair = false;
+  if (PK && MODE == MODE_LINEAR)
+    pair = x0[0] + 1 < p.sw && (x0[0] & 1) == 0 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0;
+  const int groups = (p.dh + SR - 1) / SR;
+  const u32 ONE = JET_RESIZE_ONE;
+#pragma unroll 1
+  for (int grp = gw / tiles_x; grp < groups; grp += p.strip_nw) {
+    const int yb = grp * SR;
+    int sy, fy;
+    coord_of<MODE>(min(yb + (lane & (SR - 1)), p.dh - 1), p.dh, p.sh, fy32, sy, fy);
+#pragma unroll 1
+    for (int rb = 0; rb < SR; rb += RL) {
+      u32 t[RL][G][TAPS][CW];
+      u32 ay[RL];
 #pragma unroll
-    for (int r = 0; r < RC4; r++) {
-      const int ly = threadIdx.y + r * TY, y = by + ly;
-      if (y < p.dh)
-        *(u32 *)(dcol + (u64)y * im.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
+      for (int r = 0; r < RL; r++) {
+        const int y0 = __shfl_sync(0xffffffffu, sy, rb + r);
+        ay[r] = (u32)__shfl_sync(0xffffffffu, fy, rb + r);
+        const u8 *r0 = im.src + (u64)y0 * im.src_pitch;
+        if (MODE == MODE_NEAREST) {
+#pragma unroll
+          for (int g = 0; g < G; g++) {
+            if (PK)
+              t[r][g][0][0] = __ldg((const u32 *)r0 + x0[g]);
+            else
+              ld8<C, false>(r0, x0[g], t[r][g][0]);
+          }
+        } else {
+          const u8 *r1 = im.src + (u64)min(y0 + 1, p.sh - 1) * im.src_pitch;
+#pragma unroll
+          for (int g = 0; g < G; g++) {
+            const int x1 = min(x0[g] + 1, p.sw - 1);
+            if (PK) {
+              ld_pair(r0, x0[0], x1, pair, t[r][0][0][0], t[r][0][1][0]);
+              ld_pair(r1, x0[0], x1, pair, t[r][0][2][0], t[r][0][3][0]);
+            } else {
+              ld8<C, false>(r0, x0[g], t[r][g][0]);
+              ld8<C, false>(r0, x1, t[r][g][1]);
+              ld8<C, false>(r1, x0[g], t[r][g][2]);
+              ld8<C, false>(r1, x1, t[r][g][3]);
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < RL; r++) {
+        const int y = yb + rb + r;
+        if (y >= p.dh || n <= 0) continue;
+        u8 *q = im.dst + (u64)y * im.dst_pitch + (u64)x * C;
+        if constexpr (PK) { /* G == 1 */
+          const u32 w = MODE == MODE_NEAREST
+                            ? t[r][0][0][0]
+                            : lerp_c4(t[r][0][0][0], t[r][0][1][0], t[r][0][2][0], t[r][0][3][0], ax[0], ay[r]);
+          if (p.dst_vec) {
+            *(u32 *)q = w;
+          } else {
+#pragma unroll
+            for (int c = 0; c < 4; c++) q[c] = (u8)(w >> (8 * c));
+          }
+        } else {
+          u8 out[G * C];
+#pragma unroll
+          for (int g = 0; g < G; g++)
+#pragma unroll
+            for (int c = 0; c < C; c++) {
+              const u32(&k)[TAPS][CW] = t[r][g];
+              u32 v = k[0][c];
+              if (MODE == MODE_LINEAR) {
+                const u32 a = ax[g], b = ay[r];
+                v = (ONE - b) * ((ONE - a) * k[0][c] + a * k[1 % TAPS][c]) +
+                    b * ((ONE - a) * k[2 % TAPS][c] + a * k[3 % TAPS][c]);
+                v = (v + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
+              }
+              out[g * C + c] = (u8)v;
+            }
+          st8<C, G>(q, out, n, p.dst_vec);
+        }
+      }
     }
   }
 }
@@ -451,19 +555,74 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
   }
 }
 
+/* 1- and 3-channel 8-bit area by integer factors KX = sw/dw (2, 3 or 4)
+ * and ky = sh/dh, 4-byte aligned source rows, 32-bit sums (p.area32): every
+ * weight is 1, so a lane's 4 pixels are the plain box sums of 4*KX*C
+ * contiguous bytes per source row, read as KX*C aligned words (all issued
+ * before they are summed) where the group is whole, byte by byte at the
+ * right edge. The rounding is area_px32's: (2S + D) / (2D), D = KX*ky. One
+ * row per thread, tiles 128 x 8. */
+template <int C, int KX>
+__device__ __forceinline__ void area_int_u8(const jet__resize_params &p, const jet__resize_image &im,
+                                            int x, int y) {
+  constexpr int G = 4, W = KX * C;
+  const int ky = p.rsh, n = min(G, p.dw - x);
+  const u8 *row = im.src + (u64)y * (u64)ky * im.src_pitch + (u64)x * (KX * C);
+  u32 s[G * C];
+#pragma unroll
+  for (int k = 0; k < G * C; k++) s[k] = 0;
+  if (n == G) {
+#pragma unroll 2
+    for (int j = 0; j < ky; j++, row += im.src_pitch) {
+      u32 w[W];
+#pragma unroll
+      for (int k = 0; k < W; k++) w[k] = __ldg((const u32 *)row + k);
+#pragma unroll
+      for (int b = 0; b < 4 * W; b++) s[(b / C / KX) * C + b % C] += (w[b / 4] >> (8 * (b % 4))) & 255u;
+    }
+  } else {
+#pragma unroll 1
+    for (int j = 0; j < ky; j++, row += im.src_pitch)
+#pragma unroll
+      for (int b = 0; b < 4 * W; b++)
+        if (b / C / KX < n) s[(b / C / KX) * C + b % C] += __ldg(row + b);
+  }
+  const u32 D = (u32)p.area_d;
+  u8 out[G * C];
+#pragma unroll
+  for (int k = 0; k < G * C; k++) out[k] = (u8)div_inv(2u * s[k] + D, 2u * D, p.area_inv);
+  st8<C, G>(im.dst + (u64)y * im.dst_pitch + (u64)x * C, out, n, p.dst_vec);
+}
+
+template <int C>
+__device__ __forceinline__ void area_int(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
+  int bx, by;
+  tile_of(p.dw, TX * 4, bx, by, TY);
+  const int x = bx + (int)threadIdx.x * 4, y = by + (int)threadIdx.y;
+  if (x >= p.dw || y >= p.dh) return;
+  if (p.rsw == 2)
+    area_int_u8<C, 2>(p, im, x, y);
+  else if (p.rsw == 3)
+    area_int_u8<C, 3>(p, im, x, y);
+  else
+    area_int_u8<C, 4>(p, im, x, y);
+}
+
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
+  const int rows = p.rows; /* as resize_u8 */
   int bx, by;
-  tile_of(p.dw, TX, bx, by);
-  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya);
+  tile_of(p.dw, TX, bx, by, TY * rows);
+  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya, TY * rows);
   __syncthreads();
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
   const float ONE = (float)JET_RESIZE_ONE;
 #pragma unroll 1
-  for (int r = 0; r < ROWS; r++) {
+  for (int r = 0; r < rows; r++) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
     if (y >= p.dh) break;
     float v[C];
@@ -526,6 +685,71 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   }
 }
 
+/* Nearest and bilinear float resize, the walk of resize_u8_strip (one pixel
+ * per lane, G = 1) with resize_f32's arithmetic. */
+template <int C, int MODE, int RL>
+__device__ __forceinline__ void resize_f32_strip(const jet__resize_params &p) {
+  constexpr int TAPS = MODE == MODE_NEAREST ? 1 : 4;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  const int tiles_x = (p.dw + TX - 1) / TX;
+  const int gw = (int)blockIdx.x * TY + (int)threadIdx.y;
+  if (gw >= tiles_x * p.strip_nw) return;
+  const int lane = threadIdx.x, x = (gw % tiles_x) * TX + lane;
+  const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
+  int x0, fx;
+  coord_of<MODE>(min(x, p.dw - 1), p.dw, p.sw, fx32, x0, fx);
+  const int x1 = min(x0 + 1, p.sw - 1);
+  const float ONE = (float)JET_RESIZE_ONE, ax = (float)fx;
+  const int groups = (p.dh + SR - 1) / SR;
+#pragma unroll 1
+  for (int grp = gw / tiles_x; grp < groups; grp += p.strip_nw) {
+    const int yb = grp * SR;
+    int sy, fy;
+    coord_of<MODE>(min(yb + (lane & (SR - 1)), p.dh - 1), p.dh, p.sh, fy32, sy, fy);
+#pragma unroll 1
+    for (int rb = 0; rb < SR; rb += RL) {
+      float t[RL][TAPS][C];
+      float ay[RL];
+#pragma unroll
+      for (int r = 0; r < RL; r++) {
+        const int y0 = __shfl_sync(0xffffffffu, sy, rb + r);
+        ay[r] = (float)__shfl_sync(0xffffffffu, fy, rb + r);
+        const u8 *r0 = im.src + (u64)y0 * im.src_pitch;
+        ldf<C>(r0, x0, t[r][0]);
+        if (MODE == MODE_LINEAR) {
+          const u8 *r1 = im.src + (u64)min(y0 + 1, p.sh - 1) * im.src_pitch;
+          ldf<C>(r0, x1, t[r][1 % TAPS]);
+          ldf<C>(r1, x0, t[r][2 % TAPS]);
+          ldf<C>(r1, x1, t[r][3 % TAPS]);
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < RL; r++) {
+        const int y = yb + rb + r;
+        if (y >= p.dh || x >= p.dw) continue;
+        float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
+        if (MODE == MODE_NEAREST) {
+#pragma unroll
+          for (int c = 0; c < C; c++) q[c] = t[r][0][c];
+        } else {
+          /* integer weights (ONE - a) * (ONE - b) <= 2^22: exact in float */
+          const float w00 = __fmul_rn(ONE - ax, ONE - ay[r]), w01 = __fmul_rn(ax, ONE - ay[r]);
+          const float w10 = __fmul_rn(ONE - ax, ay[r]), w11 = __fmul_rn(ax, ay[r]);
+#pragma unroll
+          for (int c = 0; c < C; c++) {
+            df s = {0.0f, 0.0f};
+            df_add_prod(s, w00, t[r][0][c]);
+            df_add_prod(s, w01, t[r][1 % TAPS][c]);
+            df_add_prod(s, w10, t[r][2 % TAPS][c]);
+            df_add_prod(s, w11, t[r][3 % TAPS][c]);
+            q[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
+          }
+        }
+      }
+    }
+  }
+}
+
 /* The 4-byte load path is chosen once per launch (uniform), not per tap. */
 #define RESIZE_U8_BODY(C, G, MODE)        \
   {                                       \
@@ -539,44 +763,74 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
       resize_u8<C, G, MODE, false>(p);    \
     }                                     \
   }
-#define RESIZE_U8(name, C, G, MODE) \
-  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE)
 /* Area: at most 64 registers (4 blocks per SM), which the window loops of
  * both paths fit without spilling (the default heuristic spilled). */
 #define RESIZE_U8_AREA(name, C, G) \
   extern "C" __global__ void __launch_bounds__(TX * TY, 4) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE_AREA)
-/* RGBA8 fast paths, chosen by the launcher (lib/image/resize.c) when source
- * and destination rows are 4-byte aligned (area: integer factors, kx*ky <=
- * 256); separate kernels so that each gets its own register budget. */
-extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_nearest(jet__resize_params p) {
+/* Nearest and bilinear: warps walking column strips (resize_u8_strip), RL
+ * rows of taps in flight (RLV for packed RGBA8); MINB blocks per SM, the
+ * most that leave no spills (ptxas -v: 1 channel bilinear 76 registers,
+ * 3 channels 80, RGBA8 48, nearest 40 to 48). */
+#define RESIZE_U8_STRIP(name, C, G, MODE, RL, RLV, MINB)                                \
+  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) name(jet__resize_params p) { \
+    jet_pdl_enter();                                                                    \
+    if constexpr (C == 4) {                                                             \
+      if (p.src_vec)                                                                    \
+        resize_u8_strip<C, G, MODE, RLV, true>(p);                                      \
+      else                                                                              \
+        resize_u8_strip<C, G, MODE, RL, false>(p);                                      \
+    } else {                                                                            \
+      resize_u8_strip<C, G, MODE, RL, false>(p);                                        \
+    }                                                                                   \
+  }
+/* RGBA8 with 4-byte aligned source and destination rows, chosen by the
+ * launcher (lib/image/resize.c): packed taps only; area by integer factors
+ * (kx*ky <= 256). Separate kernels so that each gets its own register budget. */
+extern "C" __global__ void __launch_bounds__(TX * TY, 8) jet_resize_u8c4v_nearest(jet__resize_params p) {
   jet_pdl_enter();
-  resize_c4<MODE_NEAREST>(p);
+  resize_u8_strip<4, 1, MODE_NEAREST, 4, true>(p);
 }
-extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_linear(jet__resize_params p) {
+extern "C" __global__ void __launch_bounds__(TX * TY, 6) jet_resize_u8c4v_linear(jet__resize_params p) {
   jet_pdl_enter();
-  resize_c4<MODE_LINEAR>(p);
+  resize_u8_strip<4, 1, MODE_LINEAR, 2, true>(p);
 }
 extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_area_int(jet__resize_params p) {
   jet_pdl_enter();
   area_c4_int(p);
 }
+/* Area by integer factors 2 to 4 across (area_int), chosen by the launcher. */
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c1_area_int(jet__resize_params p) {
+  jet_pdl_enter();
+  area_int<1>(p);
+}
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c3_area_int(jet__resize_params p) {
+  jet_pdl_enter();
+  area_int<3>(p);
+}
 #define RESIZE_F32(name, C, MODE) \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { jet_pdl_enter(); resize_f32<C, MODE>(p); }
 
-RESIZE_U8(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST)
-RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
+RESIZE_U8_STRIP(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST, 2, 2, 5)
+RESIZE_U8_STRIP(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR, 1, 1, 3)
 RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
-RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
-RESIZE_U8(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR)
+RESIZE_U8_STRIP(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST, 1, 1, 6)
+RESIZE_U8_STRIP(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR, 1, 1, 3)
 RESIZE_U8_AREA(jet_resize_u8c3_area, 3, 4)
-RESIZE_U8(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST)
-RESIZE_U8(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR)
+RESIZE_U8_STRIP(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST, 2, 4, 6)
+RESIZE_U8_STRIP(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR, 1, 2, 5)
 RESIZE_U8_AREA(jet_resize_u8c4_area, 4, 1)
-RESIZE_F32(jet_resize_f32c1_nearest, 1, MODE_NEAREST)
-RESIZE_F32(jet_resize_f32c1_linear, 1, MODE_LINEAR)
+/* Nearest and bilinear float: strip walks, RL rows of taps in flight, MINB
+ * blocks per SM. */
+#define RESIZE_F32_STRIP(name, C, MODE, RL, MINB)                                              \
+  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) name(jet__resize_params p) { \
+    jet_pdl_enter();                                                                       \
+    resize_f32_strip<C, MODE, RL>(p);                                                      \
+  }
+RESIZE_F32_STRIP(jet_resize_f32c1_nearest, 1, MODE_NEAREST, 4, 8)
+RESIZE_F32_STRIP(jet_resize_f32c1_linear, 1, MODE_LINEAR, 2, 5)
 RESIZE_F32(jet_resize_f32c1_area, 1, MODE_AREA)
-RESIZE_F32(jet_resize_f32c3_nearest, 3, MODE_NEAREST)
-RESIZE_F32(jet_resize_f32c3_linear, 3, MODE_LINEAR)
+RESIZE_F32_STRIP(jet_resize_f32c3_nearest, 3, MODE_NEAREST, 2, 6)
+RESIZE_F32_STRIP(jet_resize_f32c3_linear, 3, MODE_LINEAR, 1, 5)
 RESIZE_F32(jet_resize_f32c3_area, 3, MODE_AREA)
 
 /* ------------------------------------------------------------ remap */

@@ -174,6 +174,74 @@ TEST(gpu_resize_rgba8_fast_paths) {
   return 0;
 }
 
+/* Nearest and bilinear kernels' warps walk column strips, several row groups
+ * each once the destination outgrows about 64 warps per SM (over ~8.6M
+ * pixels for 1- and 3-channel 8-bit, ~2.2M for the others on a 132-SM H100): a
+ * 10M-pixel odd-sized upscale (partial strips and row groups), and a tall
+ * narrow one (one strip, every warp walking), in the three layouts. */
+TEST(gpu_resize_strip_walk) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {{1283, 997, 4001, 2503}, {7, 3001, 45, 90001}};
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8,
+                                  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int f = 0; f < 5; f++)
+      for (int m = 0; m < 2; m++) {
+        jet_interp interp = m ? JET_INTERP_LINEAR : JET_INTERP_NEAREST;
+        CHECK(resize_case(ctx, st, fs[f], cases[i], interp, (int)(i + (size_t)f + (size_t)m) % 3) == 0);
+      }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* Area kernels (8-bit and float) take 1 to 4 rows per thread, fewer where the
+ * destination is small (the pairs above mostly get 1 row on an H100): a
+ * large non-integer area downscale (4 rows per thread) in every format. */
+TEST(gpu_resize_area_tall_tiles) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int pr[4] = {3841, 2161, 2881, 1621};
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8,
+                                  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
+  for (int f = 0; f < 5; f++) CHECK(resize_case(ctx, st, fs[f], pr, JET_INTERP_AREA, f % 3) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* 1- and 3-channel 8-bit area by integer factors 2..4 across (any factor
+ * down), aligned rows: whole and partial 4-pixel groups, factors 1 and 5
+ * down, and factor 5 across (the generic kernel); every layout, so the
+ * shifted (unaligned) one takes the generic kernel on the same sizes. */
+TEST(gpu_resize_area_int_u8) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {
+      {258, 21, 129, 7}, {135, 10, 45, 5},   {132, 36, 33, 9},     {20, 3, 5, 3},
+      {2, 2, 1, 1},      {12, 25, 3, 5},     {1923, 1083, 641, 361}, {1280, 720, 640, 360},
+      {100, 100, 20, 20}, {4, 8, 1, 2},      {1920, 1080, 480, 270},
+  };
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_BGR8};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int f = 0; f < 3; f++)
+      for (int which = 0; which < 3; which++)
+        CHECK(resize_case(ctx, st, fs[f], cases[i], JET_INTERP_AREA, which) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* ------------------------------------------------------------ remap */
 
 /* A map with in-range samples, exact sub-pixel ties, integers, far
