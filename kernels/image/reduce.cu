@@ -88,13 +88,15 @@ __device__ __forceinline__ u32 lane_u(const u32 *wd, int k) {
 }
 
 /* Walks a flattened rows x per_row item space with a grid stride, keeping
- * (y, j) without a division per step. */
+ * (y, j) without a division per step. 32-bit start and stride (grids are
+ * capped far below 2^32 threads): a 64-bit division is a long subroutine on
+ * the critical path of every thread. */
 struct walker {
   u32 y, j, qs, rs, per_row;
-  __device__ __forceinline__ void init(u64 start, u64 stride, u32 n) {
+  __device__ __forceinline__ void init(u32 start, u32 stride, u32 n) {
     per_row = n;
-    y = (u32)(start / n), j = (u32)(start % n);
-    qs = (u32)(stride / n), rs = (u32)(stride % n);
+    y = start / n, j = start % n;
+    qs = stride / n, rs = stride % n;
   }
   __device__ __forceinline__ void next() {
     j += rs, y += qs;
@@ -117,8 +119,8 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
 #pragma unroll
   for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
 
-  const u64 tid = (u64)blockIdx.x * RED_THREADS + threadIdx.x;
-  const u64 nthreads = (u64)gridDim.x * RED_THREADS;
+  const u32 tid = blockIdx.x * RED_THREADS + threadIdx.x;
+  const u32 nthreads = gridDim.x * RED_THREADS;
   const u32 row_elems = (u32)w * NC; /* < 2^32: the launcher refuses wider rows */
   const u32 cpr = vec ? (u32)((u64)row_elems * ES / C) : 0u;
 
@@ -251,14 +253,33 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   __threadfence();
 #pragma unroll
   for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
-#pragma unroll(NC == 1 ? 4 : 1)
-  for (u32 b = threadIdx.x; b < gridDim.x; b += RED_THREADS) {
+  /* MQ partials per thread per round, all loaded before any is combined (one
+   * L2 round trip per round, where a plain loop waits for each); still in
+   * block order per thread. */
+  const int MQ = NC == 1 ? 4 : 2;
+  for (u32 b0 = threadIdx.x; b0 < gridDim.x; b0 += MQ * RED_THREADS) {
+    u64 ps[MQ][NC];
+    u32 pn[MQ][NC], px[MQ][NC];
 #pragma unroll
-    for (int c = 0; c < NC; c++) {
-      sum[c] += A::sfrom(__ldcg(&parts[b].sum[c]));
-      mn[c] = A::mn(mn[c], A::mfrom(__ldcg(&parts[b].mn[c])));
-      mx[c] = A::mx(mx[c], A::mfrom(__ldcg(&parts[b].mx[c])));
+    for (int q = 0; q < MQ; q++) {
+      const u32 b = b0 + q * RED_THREADS;
+#pragma unroll
+      for (int c = 0; c < NC; c++)
+        if (b < gridDim.x) {
+          ps[q][c] = __ldcg(&parts[b].sum[c]);
+          pn[q][c] = __ldcg(&parts[b].mn[c]);
+          px[q][c] = __ldcg(&parts[b].mx[c]);
+        }
     }
+#pragma unroll
+    for (int q = 0; q < MQ; q++)
+      if (b0 + q * RED_THREADS < gridDim.x)
+#pragma unroll
+        for (int c = 0; c < NC; c++) {
+          sum[c] += A::sfrom(ps[q][c]);
+          mn[c] = A::mn(mn[c], A::mfrom(pn[q][c]));
+          mx[c] = A::mx(mx[c], A::mfrom(px[q][c]));
+        }
   }
 #pragma unroll
   for (int c = 0; c < NC; c++) {
@@ -274,27 +295,29 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
 #pragma unroll
     for (int c = 0; c < NC; c++) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
   __syncthreads();
-  if (threadIdx.x == 0) {
+  /* Thread c < 4 writes channel c (zeros beyond NC), in parallel: the double
+   * division and the warp merges of the channels overlap. */
+  if (threadIdx.x < 4) {
+    const int c = threadIdx.x;
     const u64 count = (u64)w * (u64)h;
-    jet_reduce_result_dev r;
-#pragma unroll
-    for (int c = 0; c < 4; c++) r.sum[c] = 0.0, r.mean[c] = 0.0, r.min[c] = 0.0, r.max[c] = 0.0;
-#pragma unroll
-    for (int c = 0; c < NC; c++) {
+    double rs = 0.0, rm = 0.0, rn = 0.0, rx = 0.0;
+    if (c < NC) {
       S s = s_sum[0][c];
       M a = s_mn[0][c], b = s_mx[0][c];
       for (int k = 1; k < RED_WARPS; k++)
         s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
-      r.sum[c] = A::sd(s);
-      r.mean[c] = __ddiv_rn(r.sum[c], (double)count);
-      r.min[c] = A::md(a);
-      r.max[c] = A::md(b);
+      rs = A::sd(s);
+      rm = __ddiv_rn(rs, (double)count);
+      rn = A::md(a);
+      rx = A::md(b);
     }
-    r.count = count;
-    r.channels = NC;
-    r.reserved = 0;
-    *out = r;
-    atomicExch(ticket, 0u);
+    out->sum[c] = rs, out->mean[c] = rm, out->min[c] = rn, out->max[c] = rx;
+    if (c == 0) {
+      out->count = count;
+      out->channels = NC;
+      out->reserved = 0;
+      atomicExch(ticket, 0u);
+    }
   }
 }
 
@@ -330,8 +353,8 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   for (int i = threadIdx.x; i < 256 * 32; i += HIST_THREADS) sh[i] = 0;
   __syncthreads();
   u32 *mine = sh + lane;
-  const u64 tid = (u64)blockIdx.x * HIST_THREADS + threadIdx.x;
-  const u64 nthreads = (u64)gridDim.x * HIST_THREADS;
+  const u32 tid = blockIdx.x * HIST_THREADS + threadIdx.x;
+  const u32 nthreads = gridDim.x * HIST_THREADS;
   const u32 cpr = vec ? (u32)w / 16u : 0u;
   if (cpr) {
     walker a;
