@@ -104,6 +104,87 @@ struct walker {
   }
 };
 
+/* The aligned 16-byte chunks of 8-bit images, in packed lane arithmetic: a
+ * word w splits into its bytes 0 and 2 (w & 0x00ff00ff) and 1 and 3 (a byte
+ * permute), as two 16-bit lanes each; lanes are summed with one 32-bit add
+ * and go through min.u16x2 / max.u16x2 (one instruction on sm_90). Per step,
+ * a lane gains at most 16 bytes (4080 < 2^16) before it is widened into the
+ * 64-bit sums. Byte b of word i of a chunk is sample 4i + b, of channel
+ * (4i + b) % NC: NC = 1 and 4 need one word phase, NC = 3 three (i % 3). */
+template <int NC>
+__device__ __forceinline__ void vec_u8(const u8 *__restrict__ src, u64 sp, u32 h, u32 cpr, u32 tid,
+                                       u32 nthreads, u64 *sum, u32 *mn, u32 *mx) {
+  const int C = NC == 3 ? 48 : 16;
+  const int NW = C / 4;
+  const int Q = NC == 3 ? 2 : 4;
+  const int P = NC == 3 ? 3 : 1;
+  u32 mnA[P], mnB[P], mxA[P], mxB[P];
+#pragma unroll
+  for (int p = 0; p < P; p++) mnA[p] = mnB[p] = 0xffffffffu, mxA[p] = mxB[p] = 0u;
+  walker a;
+  a.init(tid, nthreads, cpr);
+  while (a.y < h) {
+    /* Q chunks per step, all loads issued before any arithmetic (each as soon
+     * as its address is known); chunks past the end are not loaded. */
+    u32 wd[Q][NW];
+    bool ok[Q];
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      ok[q] = q == 0 || a.y < h;
+      if (ok[q]) {
+        const uint4 *pp = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * C);
+        a.next();
+#pragma unroll
+        for (int k = 0; k < C / 16; k++) {
+          const uint4 v = __ldg(pp + k);
+          wd[q][4 * k] = v.x, wd[q][4 * k + 1] = v.y, wd[q][4 * k + 2] = v.z, wd[q][4 * k + 3] = v.w;
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < NW; k++) wd[q][k] = 0u;
+      }
+    }
+    u32 sA[P], sB[P];
+#pragma unroll
+    for (int p = 0; p < P; p++) sA[p] = sB[p] = 0u;
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      if (!ok[q]) break;
+#pragma unroll
+      for (int i = 0; i < NW; i++) {
+        const int p = i % P;
+        const u32 lo = wd[q][i] & 0x00ff00ffu, hi = __byte_perm(wd[q][i], 0u, 0x4341);
+        sA[p] += lo, sB[p] += hi;
+        mnA[p] = __vminu2(mnA[p], lo), mnB[p] = __vminu2(mnB[p], hi);
+        mxA[p] = __vmaxu2(mxA[p], lo), mxB[p] = __vmaxu2(mxB[p], hi);
+      }
+    }
+    if (NC == 1) {
+      const u32 x = sA[0] + sB[0]; /* lanes <= 8160 */
+      sum[0] += (u64)((x & 0xffffu) + (x >> 16));
+    } else {
+#pragma unroll
+      for (int p = 0; p < P; p++) {
+        sum[p % NC] += (u64)(sA[p] & 0xffffu);
+        sum[(p + 1) % NC] += (u64)(sB[p] & 0xffffu);
+        sum[(p + 2) % NC] += (u64)(sA[p] >> 16);
+        sum[(p + 3) % NC] += (u64)(sB[p] >> 16);
+      }
+    }
+  }
+  /* Lanes that saw no sample hold 0xffff / 0: above / below every sample. */
+#pragma unroll
+  for (int p = 0; p < P; p++) {
+    const u32 m[4] = {mnA[p] & 0xffffu, mnB[p] & 0xffffu, mnA[p] >> 16, mnB[p] >> 16};
+    const u32 M[4] = {mxA[p] & 0xffffu, mxB[p] & 0xffffu, mxA[p] >> 16, mxB[p] >> 16};
+#pragma unroll
+    for (int b = 0; b < 4; b++) {
+      const int c = (p + b) % NC;
+      mn[c] = min(mn[c], m[b]), mx[c] = max(mx[c], M[b]);
+    }
+  }
+}
+
 template <int ES, int NC, bool F>
 __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, int w, int h,
                                             int vec, u8 *work, jet_reduce_result_dev *out) {
@@ -124,7 +205,9 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   const u32 row_elems = (u32)w * NC; /* < 2^32: the launcher refuses wider rows */
   const u32 cpr = vec ? (u32)((u64)row_elems * ES / C) : 0u;
 
-  if (cpr) {
+  if constexpr (ES == 1) {
+    if (cpr) vec_u8<NC>(src, sp, (u32)h, cpr, tid, nthreads, sum, mn, mx);
+  } else if (cpr) {
     walker a;
     a.init(tid, nthreads, cpr);
     while (a.y < (u32)h) {
