@@ -30,6 +30,7 @@ typedef unsigned long long u64;
 
 #define RED_THREADS 256
 #define RED_WARPS (RED_THREADS / 32)
+#define RED_MIN_BLOCKS 4 /* resident per SM: lib/image/reduce.c launches at most that many */
 #define WORK_HIST_TICKET 1 /* u32 index */
 #define WORK_HIST_ACC 1024 /* bytes */
 #define WORK_PARTIALS 2048 /* bytes */
@@ -405,7 +406,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
 }
 
 #define JET_REDUCE(NAME, ES, NC, F)                                                             \
-  extern "C" __global__ void __launch_bounds__(RED_THREADS)                                     \
+  extern "C" __global__ void __launch_bounds__(RED_THREADS, RED_MIN_BLOCKS)                     \
       NAME(const u8 *src, u64 sp, int w, int h, int vec, u8 *work, jet_reduce_result_dev *out) { \
     jet_pdl_enter();                                                                            \
     reduce_body<ES, NC, F>(src, sp, w, h, vec, work, out);                                      \

@@ -9,7 +9,7 @@
 #include "jetrt_kernels.h"
 
 #define RED_THREADS 256u
-#define RED_BLOCKS_PER_SM 8u
+#define RED_BLOCKS_PER_SM 4u /* reduce.cu: __launch_bounds__(256, 4), one wave */
 #define HIST_THREADS 1024u /* jet_histogram_u8: at most one block per SM */
 #define WORK_PARTIALS 2048u /* header: tickets, histogram accumulator */
 #define PARTIAL_BYTES 64u
