@@ -424,6 +424,20 @@ JET_REDUCE(jet_reduce_f32c3, 4, 3, true)
 #define HIST_THREADS 1024 /* one block per SM; lib/image/reduce.c launches it so */
 #define HIST_Q 4            /* 16-byte chunks in flight per thread */
 
+/* Loads the next HIST_Q chunks of the walk (those before the end; ok[q]
+ * says which) and advances the walker past them. */
+__device__ __forceinline__ void hist_load(const u8 *__restrict__ src, u64 sp, u32 h, walker &a,
+                                          uint4 *v, bool *ok) {
+#pragma unroll
+  for (int q = 0; q < HIST_Q; q++) {
+    ok[q] = q == 0 || a.y < h;
+    if (ok[q]) {
+      v[q] = __ldg((const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16));
+      a.next();
+    }
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
     jet_histogram_u8(const u8 *__restrict__ src, u64 sp, int w, int h, int vec, u8 *work,
                      u32 *out) {
@@ -433,52 +447,46 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   __shared__ u32 sh[256 * 32];
   __shared__ bool s_last;
   const int lane = threadIdx.x & 31;
+  const u32 nt = blockDim.x; /* a multiple of 32, at most HIST_THREADS */
   jet_pdl_enter();
-  for (int i = threadIdx.x; i < 256 * 32; i += HIST_THREADS) sh[i] = 0;
-  __syncthreads();
   u32 *mine = sh + lane;
-  const u32 tid = blockIdx.x * HIST_THREADS + threadIdx.x;
-  const u32 nthreads = gridDim.x * HIST_THREADS;
+  const u32 tid = blockIdx.x * nt + threadIdx.x;
+  const u32 nthreads = gridDim.x * nt;
   const u32 cpr = vec ? (u32)w / 16u : 0u;
+  /* The first step's loads are issued before the shared copies are cleared,
+   * so that the clearing and the barrier hide under their latency. */
+  walker a;
+  uint4 v[HIST_Q];
+  bool ok[HIST_Q];
+  bool more = false;
   if (cpr) {
-    walker a;
     a.init(tid, nthreads, cpr);
-    while (a.y < (u32)h) {
-      /* All loads of a step before any atomic; a chunk past the end re-reads
-       * chunk 0 of the step and is not counted. */
-      const uint4 *p[HIST_Q];
-      bool ok[HIST_Q];
-      p[0] = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16);
-      ok[0] = true;
-      a.next();
+    more = a.y < (u32)h;
+    if (more) hist_load(src, sp, (u32)h, a, v, ok);
+  }
+  for (u32 i = threadIdx.x; i < 256u * 32u; i += nt) sh[i] = 0;
+  __syncthreads();
+  while (more) {
 #pragma unroll
-      for (int q = 1; q < HIST_Q; q++) {
-        ok[q] = a.y < (u32)h;
-        p[q] = ok[q] ? (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16) : p[0];
-        if (ok[q]) a.next();
-      }
-      uint4 v[HIST_Q];
+    for (int q = 0; q < HIST_Q; q++) {
+      if (!ok[q]) break;
+      const u32 wd[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
 #pragma unroll
-      for (int q = 0; q < HIST_Q; q++) v[q] = __ldg(p[q]);
+      for (int k = 0; k < 4; k++)
 #pragma unroll
-      for (int q = 0; q < HIST_Q; q++) {
-        if (!ok[q]) break;
-        const u32 wd[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
-#pragma unroll
-        for (int k = 0; k < 4; k++)
-#pragma unroll
-          for (int b = 0; b < 4; b++) atomicAdd(&mine[((wd[k] >> (8 * b)) & 0xffu) * 32], 1u);
-      }
+        for (int b = 0; b < 4; b++) atomicAdd(&mine[((wd[k] >> (8 * b)) & 0xffu) * 32], 1u);
     }
+    more = a.y < (u32)h;
+    if (more) hist_load(src, sp, (u32)h, a, v, ok);
   }
   const u32 done = cpr * 16u, tail = (u32)w - done;
   if (tail) {
-    walker a;
-    a.init(tid, nthreads, tail);
-    while (a.y < (u32)h) {
-      const u8 v = src[(u64)a.y * sp + done + a.j];
-      a.next();
-      atomicAdd(&mine[(u32)v * 32], 1u);
+    walker t;
+    t.init(tid, nthreads, tail);
+    while (t.y < (u32)h) {
+      const u8 px = src[(u64)t.y * sp + done + t.j];
+      t.next();
+      atomicAdd(&mine[(u32)px * 32], 1u);
     }
   }
   __syncthreads();
@@ -486,8 +494,8 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   u32 *ticket = (u32 *)work + WORK_HIST_TICKET;
   /* Four threads per bin, each adding the 8 copies c = q (mod 4), read so
    * that the 32 lanes of a warp hit 32 different banks. */
-  for (int t = threadIdx.x; t < 1024; t += HIST_THREADS) {
-    const int bin = t >> 2, l = t & 31;
+  for (u32 t = threadIdx.x; t < 1024u; t += nt) {
+    const u32 bin = t >> 2, l = t & 31;
     u32 v = 0;
 #pragma unroll
     for (int i = 0; i < 8; i++) v += sh[bin * 32 + ((l + 4 * i) & 31)];
@@ -501,7 +509,7 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   __syncthreads();
   if (!s_last) return;
   __threadfence();
-  for (int bin = threadIdx.x; bin < 256; bin += HIST_THREADS) out[bin] = atomicExch(&acc[bin], 0u);
+  for (u32 bin = threadIdx.x; bin < 256u; bin += nt) out[bin] = atomicExch(&acc[bin], 0u);
   __syncthreads();
   if (threadIdx.x == 0) atomicExch(ticket, 0u);
 }
