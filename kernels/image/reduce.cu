@@ -8,12 +8,14 @@
  *   [1024, 2048) u32[256] histogram accumulator
  *   [2048, ...)  one 64-byte partial result per block of jet_reduce_*
  *
- * The histogram runs one block of 1024 threads per SM (few blocks: few global
- * atomics in the merge) with 32 bank-interleaved shared copies of the bins.
+ * The histogram runs at most one block (up to 1024 threads, fewer for small
+ * images) per SM (few blocks: few global atomics in the merge) with 32
+ * bank-interleaved shared copies of the bins.
  *
  * Both kernels: a grid-stride loop over 16-byte chunks of the rows (48 bytes
  * for 3-channel formats, so that every lane of a chunk has a fixed channel),
- * four chunks in flight per thread (two for multi-channel reductions), then
+ * four chunks in flight per thread (two for 3-channel formats; 8-bit
+ * reductions in packed 16x2 lane arithmetic, see vec_u8), then
  * a scalar pass over the row tails (or everything, when pointers or pitches
  * are not 16-byte aligned). Each block
  * reduces with warp shuffles and shared memory and stores one partial; the
@@ -421,7 +423,7 @@ JET_REDUCE(jet_reduce_f32c3, 4, 3, true)
 
 /* ------------------------------------------------------------ histogram */
 
-#define HIST_THREADS 1024 /* one block per SM; lib/image/reduce.c launches it so */
+#define HIST_THREADS 1024 /* the largest block; lib/image/reduce.c launches one per SM */
 #define HIST_Q 4            /* 16-byte chunks in flight per thread */
 
 /* Loads the next HIST_Q chunks of the walk (those before the end; ok[q]
