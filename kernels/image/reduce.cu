@@ -82,6 +82,50 @@ struct acc_t<true> {
   static __device__ __forceinline__ double md(M m) { return (double)m; }
 };
 
+/* A float as an int whose signed order is the float order (-0 < +0), for
+ * any non-NaN float; o2f inverts it. */
+__device__ __forceinline__ int f2o(float f) {
+  const int b = __float_as_int(f);
+  return b ^ ((b >> 31) & 0x7fffffff);
+}
+__device__ __forceinline__ float o2f(int o) { return __int_as_float(o ^ ((o >> 31) & 0x7fffffff)); }
+
+/* Warp reduction of one channel; lane 0 gets the result. On sm_80+ min and
+ * max are one redux instruction each (floats through f2o: per-thread minima
+ * and maxima are never NaN, fminf/fmaxf skip NaN from +-inf starts), and so
+ * is an integer sum whenever every lane's sum is below 2^27 (the warp total
+ * fits 32 bits); float sums keep their fixed shuffle tree. */
+template <bool F>
+__device__ __forceinline__ void warp_reduce(typename acc_t<F>::S &sum, typename acc_t<F>::M &mn,
+                                            typename acc_t<F>::M &mx) {
+  typedef acc_t<F> A;
+  const unsigned full = 0xffffffffu;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (F) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(full, sum, o);
+    mn = o2f(__reduce_min_sync(full, f2o(mn)));
+    mx = o2f(__reduce_max_sync(full, f2o(mx)));
+  } else {
+    if (__all_sync(full, sum < (1ull << 27))) {
+      sum = __reduce_add_sync(full, (unsigned)sum);
+    } else {
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(full, sum, o);
+    }
+    mn = __reduce_min_sync(full, mn);
+    mx = __reduce_max_sync(full, mx);
+  }
+#else
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    sum += __shfl_down_sync(full, sum, o);
+    mn = A::mn(mn, __shfl_down_sync(full, mn, o));
+    mx = A::mx(mx, __shfl_down_sync(full, mx, o));
+  }
+#endif
+}
+
 /* Lane k of a chunk of 32-bit words, as the sample type. */
 template <int ES>
 __device__ __forceinline__ u32 lane_u(const u32 *wd, int k) {
@@ -305,12 +349,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
   for (int c = 0; c < NC; c++) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-      sum[c] += __shfl_down_sync(0xffffffffu, sum[c], o);
-      mn[c] = A::mn(mn[c], __shfl_down_sync(0xffffffffu, mn[c], o));
-      mx[c] = A::mx(mx[c], __shfl_down_sync(0xffffffffu, mx[c], o));
-    }
+    warp_reduce<F>(sum[c], mn[c], mx[c]);
     if (lane == 0) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
   }
   __syncthreads();
@@ -342,7 +381,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   /* MQ partials per thread per round, all loaded before any is combined (one
    * L2 round trip per round, where a plain loop waits for each); still in
    * block order per thread. */
-  const int MQ = NC == 1 ? 4 : 2;
+  const int MQ = NC == 1 ? 4 : NC == 4 ? 1 : 2;
   for (u32 b0 = threadIdx.x; b0 < gridDim.x; b0 += MQ * RED_THREADS) {
     u64 ps[MQ][NC];
     u32 pn[MQ][NC], px[MQ][NC];
@@ -369,12 +408,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   }
 #pragma unroll
   for (int c = 0; c < NC; c++) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-      sum[c] += __shfl_down_sync(0xffffffffu, sum[c], o);
-      mn[c] = A::mn(mn[c], __shfl_down_sync(0xffffffffu, mn[c], o));
-      mx[c] = A::mx(mx[c], __shfl_down_sync(0xffffffffu, mx[c], o));
-    }
+    warp_reduce<F>(sum[c], mn[c], mx[c]);
   }
   __syncthreads(); /* s_* of the first reduction are read; reuse them */
   if (lane == 0)
