@@ -342,7 +342,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
     }
   }
 
-  /* Block reduction: warp shuffles, then warp results through shared memory. */
+  /* Block reduction: warp_reduce, then warp results through shared memory. */
   __shared__ S s_sum[RED_WARPS][NC];
   __shared__ M s_mn[RED_WARPS][NC], s_mx[RED_WARPS][NC];
   __shared__ bool s_last;
