@@ -8,12 +8,14 @@
  *   [1024, 2048) u32[256] histogram accumulator
  *   [2048, ...)  one 64-byte partial result per block of jet_reduce_*
  *
- * The histogram runs one block of 1024 threads per SM (few blocks: few global
- * atomics in the merge) with 32 bank-interleaved shared copies of the bins.
+ * The histogram runs at most one block (up to 1024 threads, fewer for small
+ * images) per SM (few blocks: few global atomics in the merge) with 32
+ * bank-interleaved shared copies of the bins.
  *
  * Both kernels: a grid-stride loop over 16-byte chunks of the rows (48 bytes
  * for 3-channel formats, so that every lane of a chunk has a fixed channel),
- * four chunks in flight per thread (two for multi-channel reductions), then
+ * four chunks in flight per thread (two for 3-channel formats; 8-bit
+ * reductions in packed 16x2 lane arithmetic, see vec_u8), then
  * a scalar pass over the row tails (or everything, when pointers or pitches
  * are not 16-byte aligned). Each block
  * reduces with warp shuffles and shared memory and stores one partial; the
@@ -30,6 +32,7 @@ typedef unsigned long long u64;
 
 #define RED_THREADS 256
 #define RED_WARPS (RED_THREADS / 32)
+#define RED_MIN_BLOCKS 4 /* resident per SM: lib/image/reduce.c launches at most that many */
 #define WORK_HIST_TICKET 1 /* u32 index */
 #define WORK_HIST_ACC 1024 /* bytes */
 #define WORK_PARTIALS 2048 /* bytes */
@@ -79,6 +82,50 @@ struct acc_t<true> {
   static __device__ __forceinline__ double md(M m) { return (double)m; }
 };
 
+/* A float as an int whose signed order is the float order (-0 < +0), for
+ * any non-NaN float; o2f inverts it. */
+__device__ __forceinline__ int f2o(float f) {
+  const int b = __float_as_int(f);
+  return b ^ ((b >> 31) & 0x7fffffff);
+}
+__device__ __forceinline__ float o2f(int o) { return __int_as_float(o ^ ((o >> 31) & 0x7fffffff)); }
+
+/* Warp reduction of one channel; lane 0 gets the result. On sm_80+ min and
+ * max are one redux instruction each (floats through f2o: per-thread minima
+ * and maxima are never NaN, fminf/fmaxf skip NaN from +-inf starts), and so
+ * is an integer sum whenever every lane's sum is below 2^27 (the warp total
+ * fits 32 bits); float sums keep their fixed shuffle tree. */
+template <bool F>
+__device__ __forceinline__ void warp_reduce(typename acc_t<F>::S &sum, typename acc_t<F>::M &mn,
+                                            typename acc_t<F>::M &mx) {
+  typedef acc_t<F> A;
+  const unsigned full = 0xffffffffu;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (F) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(full, sum, o);
+    mn = o2f(__reduce_min_sync(full, f2o(mn)));
+    mx = o2f(__reduce_max_sync(full, f2o(mx)));
+  } else {
+    if (__all_sync(full, sum < (1ull << 27))) {
+      sum = __reduce_add_sync(full, (unsigned)sum);
+    } else {
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(full, sum, o);
+    }
+    mn = __reduce_min_sync(full, mn);
+    mx = __reduce_max_sync(full, mx);
+  }
+#else
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    sum += __shfl_down_sync(full, sum, o);
+    mn = A::mn(mn, __shfl_down_sync(full, mn, o));
+    mx = A::mx(mx, __shfl_down_sync(full, mx, o));
+  }
+#endif
+}
+
 /* Lane k of a chunk of 32-bit words, as the sample type. */
 template <int ES>
 __device__ __forceinline__ u32 lane_u(const u32 *wd, int k) {
@@ -88,19 +135,102 @@ __device__ __forceinline__ u32 lane_u(const u32 *wd, int k) {
 }
 
 /* Walks a flattened rows x per_row item space with a grid stride, keeping
- * (y, j) without a division per step. */
+ * (y, j) without a division per step. 32-bit start and stride (grids are
+ * capped far below 2^32 threads): a 64-bit division is a long subroutine on
+ * the critical path of every thread. */
 struct walker {
   u32 y, j, qs, rs, per_row;
-  __device__ __forceinline__ void init(u64 start, u64 stride, u32 n) {
+  __device__ __forceinline__ void init(u32 start, u32 stride, u32 n) {
     per_row = n;
-    y = (u32)(start / n), j = (u32)(start % n);
-    qs = (u32)(stride / n), rs = (u32)(stride % n);
+    y = start / n, j = start % n;
+    qs = stride / n, rs = stride % n;
   }
   __device__ __forceinline__ void next() {
     j += rs, y += qs;
     if (j >= per_row) j -= per_row, y++;
   }
 };
+
+/* The aligned 16-byte chunks of 8-bit images, in packed lane arithmetic: a
+ * word w splits into its bytes 0 and 2 (w & 0x00ff00ff) and 1 and 3 (a byte
+ * permute), as two 16-bit lanes each; lanes are summed with one 32-bit add
+ * and go through min.u16x2 / max.u16x2 (one instruction on sm_90). Per step,
+ * a lane gains at most 16 bytes (4080 < 2^16) before it is widened into the
+ * 64-bit sums. Byte b of word i of a chunk is sample 4i + b, of channel
+ * (4i + b) % NC: NC = 1 and 4 need one word phase, NC = 3 three (i % 3). */
+template <int NC>
+__device__ __forceinline__ void vec_u8(const u8 *__restrict__ src, u64 sp, u32 h, u32 cpr, u32 tid,
+                                       u32 nthreads, u64 *sum, u32 *mn, u32 *mx) {
+  const int C = NC == 3 ? 48 : 16;
+  const int NW = C / 4;
+  const int Q = NC == 3 ? 2 : 4;
+  const int P = NC == 3 ? 3 : 1;
+  u32 mnA[P], mnB[P], mxA[P], mxB[P];
+#pragma unroll
+  for (int p = 0; p < P; p++) mnA[p] = mnB[p] = 0xffffffffu, mxA[p] = mxB[p] = 0u;
+  walker a;
+  a.init(tid, nthreads, cpr);
+  while (a.y < h) {
+    /* Q chunks per step, all loads issued before any arithmetic (each as soon
+     * as its address is known); chunks past the end are not loaded. */
+    u32 wd[Q][NW];
+    bool ok[Q];
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      ok[q] = q == 0 || a.y < h;
+      if (ok[q]) {
+        const uint4 *pp = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * C);
+        a.next();
+#pragma unroll
+        for (int k = 0; k < C / 16; k++) {
+          const uint4 v = __ldg(pp + k);
+          wd[q][4 * k] = v.x, wd[q][4 * k + 1] = v.y, wd[q][4 * k + 2] = v.z, wd[q][4 * k + 3] = v.w;
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < NW; k++) wd[q][k] = 0u;
+      }
+    }
+    u32 sA[P], sB[P];
+#pragma unroll
+    for (int p = 0; p < P; p++) sA[p] = sB[p] = 0u;
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      if (!ok[q]) break;
+#pragma unroll
+      for (int i = 0; i < NW; i++) {
+        const int p = i % P;
+        const u32 lo = wd[q][i] & 0x00ff00ffu, hi = __byte_perm(wd[q][i], 0u, 0x4341);
+        sA[p] += lo, sB[p] += hi;
+        mnA[p] = __vminu2(mnA[p], lo), mnB[p] = __vminu2(mnB[p], hi);
+        mxA[p] = __vmaxu2(mxA[p], lo), mxB[p] = __vmaxu2(mxB[p], hi);
+      }
+    }
+    if (NC == 1) {
+      const u32 x = sA[0] + sB[0]; /* lanes <= 8160 */
+      sum[0] += (u64)((x & 0xffffu) + (x >> 16));
+    } else {
+#pragma unroll
+      for (int p = 0; p < P; p++) {
+        sum[p % NC] += (u64)(sA[p] & 0xffffu);
+        sum[(p + 1) % NC] += (u64)(sB[p] & 0xffffu);
+        sum[(p + 2) % NC] += (u64)(sA[p] >> 16);
+        sum[(p + 3) % NC] += (u64)(sB[p] >> 16);
+      }
+    }
+  }
+  /* Lanes that saw no sample hold 0xffff / 0: above / below every sample. */
+#pragma unroll
+  for (int p = 0; p < P; p++) {
+    const u32 m[4] = {mnA[p] & 0xffffu, mnB[p] & 0xffffu, mnA[p] >> 16, mnB[p] >> 16};
+    const u32 M[4] = {mxA[p] & 0xffffu, mxB[p] & 0xffffu, mxA[p] >> 16, mxB[p] >> 16};
+#pragma unroll
+    for (int b = 0; b < 4; b++) {
+      const int c = (p + b) % NC;
+      mn[c] = min(mn[c], m[b]), mx[c] = max(mx[c], M[b]);
+    }
+  }
+}
 
 template <int ES, int NC, bool F>
 __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, int w, int h,
@@ -117,12 +247,14 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
 #pragma unroll
   for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
 
-  const u64 tid = (u64)blockIdx.x * RED_THREADS + threadIdx.x;
-  const u64 nthreads = (u64)gridDim.x * RED_THREADS;
+  const u32 tid = blockIdx.x * RED_THREADS + threadIdx.x;
+  const u32 nthreads = gridDim.x * RED_THREADS;
   const u32 row_elems = (u32)w * NC; /* < 2^32: the launcher refuses wider rows */
   const u32 cpr = vec ? (u32)((u64)row_elems * ES / C) : 0u;
 
-  if (cpr) {
+  if constexpr (ES == 1) {
+    if (cpr) vec_u8<NC>(src, sp, (u32)h, cpr, tid, nthreads, sum, mn, mx);
+  } else if (cpr) {
     walker a;
     a.init(tid, nthreads, cpr);
     while (a.y < (u32)h) {
@@ -210,19 +342,14 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
     }
   }
 
-  /* Block reduction: warp shuffles, then warp results through shared memory. */
+  /* Block reduction: warp_reduce, then warp results through shared memory. */
   __shared__ S s_sum[RED_WARPS][NC];
   __shared__ M s_mn[RED_WARPS][NC], s_mx[RED_WARPS][NC];
   __shared__ bool s_last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
   for (int c = 0; c < NC; c++) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-      sum[c] += __shfl_down_sync(0xffffffffu, sum[c], o);
-      mn[c] = A::mn(mn[c], __shfl_down_sync(0xffffffffu, mn[c], o));
-      mx[c] = A::mx(mx[c], __shfl_down_sync(0xffffffffu, mx[c], o));
-    }
+    warp_reduce<F>(sum[c], mn[c], mx[c]);
     if (lane == 0) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
   }
   __syncthreads();
@@ -251,55 +378,71 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
   __threadfence();
 #pragma unroll
   for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
-#pragma unroll(NC == 1 ? 4 : 1)
-  for (u32 b = threadIdx.x; b < gridDim.x; b += RED_THREADS) {
+  /* MQ partials per thread per round, all loaded before any is combined (one
+   * L2 round trip per round, where a plain loop waits for each); still in
+   * block order per thread. */
+  const int MQ = NC == 1 ? 4 : NC == 4 ? 1 : 2;
+  for (u32 b0 = threadIdx.x; b0 < gridDim.x; b0 += MQ * RED_THREADS) {
+    u64 ps[MQ][NC];
+    u32 pn[MQ][NC], px[MQ][NC];
 #pragma unroll
-    for (int c = 0; c < NC; c++) {
-      sum[c] += A::sfrom(__ldcg(&parts[b].sum[c]));
-      mn[c] = A::mn(mn[c], A::mfrom(__ldcg(&parts[b].mn[c])));
-      mx[c] = A::mx(mx[c], A::mfrom(__ldcg(&parts[b].mx[c])));
+    for (int q = 0; q < MQ; q++) {
+      const u32 b = b0 + q * RED_THREADS;
+#pragma unroll
+      for (int c = 0; c < NC; c++)
+        if (b < gridDim.x) {
+          ps[q][c] = __ldcg(&parts[b].sum[c]);
+          pn[q][c] = __ldcg(&parts[b].mn[c]);
+          px[q][c] = __ldcg(&parts[b].mx[c]);
+        }
     }
+#pragma unroll
+    for (int q = 0; q < MQ; q++)
+      if (b0 + q * RED_THREADS < gridDim.x)
+#pragma unroll
+        for (int c = 0; c < NC; c++) {
+          sum[c] += A::sfrom(ps[q][c]);
+          mn[c] = A::mn(mn[c], A::mfrom(pn[q][c]));
+          mx[c] = A::mx(mx[c], A::mfrom(px[q][c]));
+        }
   }
 #pragma unroll
   for (int c = 0; c < NC; c++) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-      sum[c] += __shfl_down_sync(0xffffffffu, sum[c], o);
-      mn[c] = A::mn(mn[c], __shfl_down_sync(0xffffffffu, mn[c], o));
-      mx[c] = A::mx(mx[c], __shfl_down_sync(0xffffffffu, mx[c], o));
-    }
+    warp_reduce<F>(sum[c], mn[c], mx[c]);
   }
   __syncthreads(); /* s_* of the first reduction are read; reuse them */
   if (lane == 0)
 #pragma unroll
     for (int c = 0; c < NC; c++) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
   __syncthreads();
-  if (threadIdx.x == 0) {
+  /* Thread c < 4 writes channel c (zeros beyond NC), in parallel: the double
+   * division and the warp merges of the channels overlap. */
+  if (threadIdx.x < 4) {
+    const int c = threadIdx.x;
     const u64 count = (u64)w * (u64)h;
-    jet_reduce_result_dev r;
-#pragma unroll
-    for (int c = 0; c < 4; c++) r.sum[c] = 0.0, r.mean[c] = 0.0, r.min[c] = 0.0, r.max[c] = 0.0;
-#pragma unroll
-    for (int c = 0; c < NC; c++) {
+    double rs = 0.0, rm = 0.0, rn = 0.0, rx = 0.0;
+    if (c < NC) {
       S s = s_sum[0][c];
       M a = s_mn[0][c], b = s_mx[0][c];
       for (int k = 1; k < RED_WARPS; k++)
         s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
-      r.sum[c] = A::sd(s);
-      r.mean[c] = __ddiv_rn(r.sum[c], (double)count);
-      r.min[c] = A::md(a);
-      r.max[c] = A::md(b);
+      rs = A::sd(s);
+      rm = __ddiv_rn(rs, (double)count);
+      rn = A::md(a);
+      rx = A::md(b);
     }
-    r.count = count;
-    r.channels = NC;
-    r.reserved = 0;
-    *out = r;
-    atomicExch(ticket, 0u);
+    out->sum[c] = rs, out->mean[c] = rm, out->min[c] = rn, out->max[c] = rx;
+    if (c == 0) {
+      out->count = count;
+      out->channels = NC;
+      out->reserved = 0;
+      atomicExch(ticket, 0u);
+    }
   }
 }
 
 #define JET_REDUCE(NAME, ES, NC, F)                                                             \
-  extern "C" __global__ void __launch_bounds__(RED_THREADS)                                     \
+  extern "C" __global__ void __launch_bounds__(RED_THREADS, RED_MIN_BLOCKS)                     \
       NAME(const u8 *src, u64 sp, int w, int h, int vec, u8 *work, jet_reduce_result_dev *out) { \
     jet_pdl_enter();                                                                            \
     reduce_body<ES, NC, F>(src, sp, w, h, vec, work, out);                                      \
@@ -314,8 +457,22 @@ JET_REDUCE(jet_reduce_f32c3, 4, 3, true)
 
 /* ------------------------------------------------------------ histogram */
 
-#define HIST_THREADS 1024 /* one block per SM; lib/image/reduce.c launches it so */
+#define HIST_THREADS 1024 /* the largest block; lib/image/reduce.c launches one per SM */
 #define HIST_Q 4            /* 16-byte chunks in flight per thread */
+
+/* Loads the next HIST_Q chunks of the walk (those before the end; ok[q]
+ * says which) and advances the walker past them. */
+__device__ __forceinline__ void hist_load(const u8 *__restrict__ src, u64 sp, u32 h, walker &a,
+                                          uint4 *v, bool *ok) {
+#pragma unroll
+  for (int q = 0; q < HIST_Q; q++) {
+    ok[q] = q == 0 || a.y < h;
+    if (ok[q]) {
+      v[q] = __ldg((const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16));
+      a.next();
+    }
+  }
+}
 
 extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
     jet_histogram_u8(const u8 *__restrict__ src, u64 sp, int w, int h, int vec, u8 *work,
@@ -326,52 +483,46 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   __shared__ u32 sh[256 * 32];
   __shared__ bool s_last;
   const int lane = threadIdx.x & 31;
+  const u32 nt = blockDim.x; /* a multiple of 32, at most HIST_THREADS */
   jet_pdl_enter();
-  for (int i = threadIdx.x; i < 256 * 32; i += HIST_THREADS) sh[i] = 0;
-  __syncthreads();
   u32 *mine = sh + lane;
-  const u64 tid = (u64)blockIdx.x * HIST_THREADS + threadIdx.x;
-  const u64 nthreads = (u64)gridDim.x * HIST_THREADS;
+  const u32 tid = blockIdx.x * nt + threadIdx.x;
+  const u32 nthreads = gridDim.x * nt;
   const u32 cpr = vec ? (u32)w / 16u : 0u;
+  /* The first step's loads are issued before the shared copies are cleared,
+   * so that the clearing and the barrier hide under their latency. */
+  walker a;
+  uint4 v[HIST_Q];
+  bool ok[HIST_Q];
+  bool more = false;
   if (cpr) {
-    walker a;
     a.init(tid, nthreads, cpr);
-    while (a.y < (u32)h) {
-      /* All loads of a step before any atomic; a chunk past the end re-reads
-       * chunk 0 of the step and is not counted. */
-      const uint4 *p[HIST_Q];
-      bool ok[HIST_Q];
-      p[0] = (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16);
-      ok[0] = true;
-      a.next();
+    more = a.y < (u32)h;
+    if (more) hist_load(src, sp, (u32)h, a, v, ok);
+  }
+  for (u32 i = threadIdx.x; i < 256u * 32u; i += nt) sh[i] = 0;
+  __syncthreads();
+  while (more) {
 #pragma unroll
-      for (int q = 1; q < HIST_Q; q++) {
-        ok[q] = a.y < (u32)h;
-        p[q] = ok[q] ? (const uint4 *)(src + (u64)a.y * sp + (u64)a.j * 16) : p[0];
-        if (ok[q]) a.next();
-      }
-      uint4 v[HIST_Q];
+    for (int q = 0; q < HIST_Q; q++) {
+      if (!ok[q]) break;
+      const u32 wd[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
 #pragma unroll
-      for (int q = 0; q < HIST_Q; q++) v[q] = __ldg(p[q]);
+      for (int k = 0; k < 4; k++)
 #pragma unroll
-      for (int q = 0; q < HIST_Q; q++) {
-        if (!ok[q]) break;
-        const u32 wd[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
-#pragma unroll
-        for (int k = 0; k < 4; k++)
-#pragma unroll
-          for (int b = 0; b < 4; b++) atomicAdd(&mine[((wd[k] >> (8 * b)) & 0xffu) * 32], 1u);
-      }
+        for (int b = 0; b < 4; b++) atomicAdd(&mine[((wd[k] >> (8 * b)) & 0xffu) * 32], 1u);
     }
+    more = a.y < (u32)h;
+    if (more) hist_load(src, sp, (u32)h, a, v, ok);
   }
   const u32 done = cpr * 16u, tail = (u32)w - done;
   if (tail) {
-    walker a;
-    a.init(tid, nthreads, tail);
-    while (a.y < (u32)h) {
-      const u8 v = src[(u64)a.y * sp + done + a.j];
-      a.next();
-      atomicAdd(&mine[(u32)v * 32], 1u);
+    walker t;
+    t.init(tid, nthreads, tail);
+    while (t.y < (u32)h) {
+      const u8 px = src[(u64)t.y * sp + done + t.j];
+      t.next();
+      atomicAdd(&mine[(u32)px * 32], 1u);
     }
   }
   __syncthreads();
@@ -379,8 +530,8 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   u32 *ticket = (u32 *)work + WORK_HIST_TICKET;
   /* Four threads per bin, each adding the 8 copies c = q (mod 4), read so
    * that the 32 lanes of a warp hit 32 different banks. */
-  for (int t = threadIdx.x; t < 1024; t += HIST_THREADS) {
-    const int bin = t >> 2, l = t & 31;
+  for (u32 t = threadIdx.x; t < 1024u; t += nt) {
+    const u32 bin = t >> 2, l = t & 31;
     u32 v = 0;
 #pragma unroll
     for (int i = 0; i < 8; i++) v += sh[bin * 32 + ((l + 4 * i) & 31)];
@@ -394,7 +545,7 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   __syncthreads();
   if (!s_last) return;
   __threadfence();
-  for (int bin = threadIdx.x; bin < 256; bin += HIST_THREADS) out[bin] = atomicExch(&acc[bin], 0u);
+  for (u32 bin = threadIdx.x; bin < 256u; bin += nt) out[bin] = atomicExch(&acc[bin], 0u);
   __syncthreads();
   if (threadIdx.x == 0) atomicExch(ticket, 0u);
 }

@@ -9,8 +9,9 @@
 #include "jetrt_kernels.h"
 
 #define RED_THREADS 256u
-#define RED_BLOCKS_PER_SM 8u
+#define RED_BLOCKS_PER_SM 4u /* reduce.cu: __launch_bounds__(256, 4), one wave */
 #define HIST_THREADS 1024u /* jet_histogram_u8: at most one block per SM */
+#define HIST_MIN_THREADS 256u /* each block clears 8192 shared words */
 #define WORK_PARTIALS 2048u /* header: tickets, histogram accumulator */
 #define PARTIAL_BYTES 64u
 
@@ -125,12 +126,17 @@ static jet_status plan(jet_stream stream, jet_image src, void *work, size_t work
   if (blocks < 1) blocks = 1;
   if (op == JET__IMAGE_OP_HISTOGRAM) {
     /* Few blocks: each one merges 256 bins into the same global words; but
-     * every SM busy once threads have a chunk each. */
+     * every SM busy: small images get one smaller block per SM (a chunk per
+     * thread) rather than fewer blocks of HIST_THREADS. */
     unsigned sms = ctx->info.sm_count > 0 ? (unsigned)ctx->info.sm_count : 1u;
-    blocks = (chunks + HIST_THREADS - 1) / HIST_THREADS;
+    unsigned long long threads = (chunks + sms - 1) / sms;
+    threads = (threads + 31) / 32 * 32;
+    if (threads < HIST_MIN_THREADS) threads = HIST_MIN_THREADS;
+    if (threads > HIST_THREADS) threads = HIST_THREADS;
+    blocks = (chunks + threads - 1) / threads;
     if (blocks > sms) blocks = sms;
     if (blocks < 1) blocks = 1;
-    lp->block = (jet_dim3){HIST_THREADS, 1, 1};
+    lp->block = (jet_dim3){(unsigned)threads, 1, 1};
   } else {
     lp->block = (jet_dim3){RED_THREADS, 1, 1};
   }

@@ -251,6 +251,39 @@ TEST(gpu_reduce_constant_images) {
   return gpu_close(&g);
 }
 
+/* 8-bit images of all 255 but one 254 per channel, at sizes where threads
+ * take several steps: the packed 16-bit lane sums reach their largest values,
+ * and min sits at one random place. */
+TEST(gpu_reduce_saturated_u8) {
+  REQUIRE_GPU();
+  gpu g;
+  if (gpu_open(&g)) return 1;
+  static const jet_format fmts[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8,
+                                    JET_FORMAT_BGRA8};
+  static const int sizes[][2] = {{3840, 2160}, {1280, 720}, {4099, 1031}};
+  for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++)
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+      ref_image im;
+      CHECK(ref_image_alloc(&im, fmts[fi], sizes[k][0], sizes[k][1], 0) == 0);
+      ref_image_poison(&im, 0xFF);
+      for (int c = 0; c < im.channels; c++) {
+        int x = (int)(jt_rand() % (uint32_t)im.width), y = (int)(jt_rand() % (uint32_t)im.height);
+        im.data[0][im.pitch[0] * (size_t)y + (size_t)(x * im.channels + c)] = 254;
+      }
+      dimg d;
+      if (upload(&g, &im, 0, 0, 0, &d)) return 1;
+      memset(g.hres, 0x5A, sizeof *g.hres);
+      CHECK_OK(jet_reduce(g.s, d.img, g.work, g.work_bytes, g.hres));
+      CHECK_OK(jet_stream_synchronize(g.s));
+      jet_reduce_result r = *g.hres;
+      if (check_result(&r, &im, "saturated")) return 1;
+      for (int c = 0; c < r.channels; c++) CHECK(r.min[c] == 254.0 && r.max[c] == 255.0);
+      if (dimg_free(&d)) return 1;
+      ref_image_free(&im);
+    }
+  return gpu_close(&g);
+}
+
 static int hist_case(gpu *g, int w, int h, int wrapped, size_t extra, size_t offset, int flat) {
   ref_image im;
   CHECK(ref_image_alloc(&im, JET_FORMAT_GRAY8, w, h, jt_rand() % 7) == 0);
@@ -284,9 +317,10 @@ TEST(gpu_histogram_sizes_pitches) {
   gpu g;
   if (gpu_open(&g)) return 1;
   /* 1024x4 and 4111x129: one and several histogram blocks with partly used
-   * steps of four chunks per thread. */
-  static const int sizes[][2] = {{1, 1}, {2, 3}, {17, 9}, {16, 2}, {33, 65}, {1024, 4},
-                                 {4111, 129}, {1921, 1081}, {3840, 2160}};
+   * steps of four chunks per thread; 1280x720: blocks of between 256 and
+   * 1024 threads. */
+  static const int sizes[][2] = {{1, 1},    {2, 3},      {17, 9},     {16, 2},      {33, 65},
+                                 {1024, 4}, {4111, 129}, {1280, 720}, {1921, 1081}, {3840, 2160}};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     int w = sizes[k][0], h = sizes[k][1];
     if (hist_case(&g, w, h, 0, 0, 0, 0)) return 1;
