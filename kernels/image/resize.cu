@@ -3,26 +3,25 @@
  * pixel formats (8-bit with 1, 3 or 4 channels; float with 1 or 3). The
  * arithmetic is color_coeffs.h's, bit for bit for 8-bit results.
  *
- * Nearest and bilinear resize (resize_u8_strip, resize_f32_strip): warps
- * walk column strips of 32*G destination columns (G = 4 for 1- and
- * 3-channel 8-bit, so that a lane's group is 4 or 12 bytes, stored as 32-bit
- * words; else 1), 8 rows at a time; a lane's column coordinates are computed
- * once per walk, the rows' once per 8 rows and shared by shuffles; the
- * launcher sizes the grid to about 64 warps per SM. RGBA8 with aligned rows
- * keeps packed 4-byte taps (jet_resize_u8c4v_*, chosen by the launcher).
+ * Nearest and bilinear 8-bit resize (resize_u8_strip): warps walk column
+ * strips of 32*G destination columns (G = 4 for 1- and 3-channel 8-bit, so
+ * that a lane's group is 4 or 12 bytes, stored as 32-bit words; else 1),
+ * 8 rows at a time; a lane's column coordinates are computed once per walk,
+ * the rows' once per 8 rows and shared by shuffles; the launcher sizes the
+ * grid to about 64 warps per SM. RGBA8 with aligned rows keeps packed
+ * 4-byte taps (jet_resize_u8c4v_*, chosen by the launcher).
  *
- * Area resize. A block of 32 x 8 threads writes a tile of 32*G columns by
- * 8*R rows; each thread a group of G pixels in R rows 8 apart, so a warp
- * covers one contiguous stretch of a row. R (p.rows, 1 to 4) is the
+ * Area and float resize. A block of 32 x 8 threads writes a tile of 32*G
+ * columns by 8*R rows; each thread a group of G pixels in R rows 8 apart, so
+ * a warp covers one contiguous stretch of a row. R (p.rows, 1 to 4) is the
  * launcher's: 4, less where the destination would give fewer than 8 blocks
- * per SM (a 640x360 result was 60 blocks, under one per SM). The per-column
- * and per-row source coordinates (64-bit divisions) are computed once per
- * block into shared memory (32-bit divisions where the sizes allow). Blocks
- * are numbered along one grid axis (tiles in row-major order), so no image
- * size runs into the 65535 limit of grid y. Integer factors with aligned
- * rows have their own kernels, plain box sums without weights: RGBA8
- * (jet_resize_u8c4v_area_int, packed words, tiles 32 x 16) and 1 and 3
- * channels by 2 to 4 across (jet_resize_u8c{1,3}_area_int, tiles 128 x 8).
+ * per SM (a 640x360 area result was 60 blocks, under one per SM). The per-column and per-row
+ * source coordinates (64-bit divisions) are computed once per block into
+ * shared memory (32-bit divisions where the sizes allow). Blocks are
+ * numbered along one grid axis (tiles in row-major order), so no image size
+ * runs into the 65535 limit of grid y. RGBA8 area by integer factors with
+ * aligned rows (jet_resize_u8c4v_area_int) sums packed words without
+ * weights; its threads write JET_RS_ROWS_C4 (2) rows, tiles 32 x 16.
  *
  * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
  * p.img[blockIdx.z] its planes; a single resize is a batch of one.
@@ -685,71 +684,6 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   }
 }
 
-/* Nearest and bilinear float resize, the walk of resize_u8_strip (one pixel
- * per lane, G = 1) with resize_f32's arithmetic. */
-template <int C, int MODE, int RL>
-__device__ __forceinline__ void resize_f32_strip(const jet__resize_params &p) {
-  constexpr int TAPS = MODE == MODE_NEAREST ? 1 : 4;
-  const jet__resize_image &im = p.img[blockIdx.z];
-  const int tiles_x = (p.dw + TX - 1) / TX;
-  const int gw = (int)blockIdx.x * TY + (int)threadIdx.y;
-  if (gw >= tiles_x * p.strip_nw) return;
-  const int lane = threadIdx.x, x = (gw % tiles_x) * TX + lane;
-  const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
-  int x0, fx;
-  coord_of<MODE>(min(x, p.dw - 1), p.dw, p.sw, fx32, x0, fx);
-  const int x1 = min(x0 + 1, p.sw - 1);
-  const float ONE = (float)JET_RESIZE_ONE, ax = (float)fx;
-  const int groups = (p.dh + SR - 1) / SR;
-#pragma unroll 1
-  for (int grp = gw / tiles_x; grp < groups; grp += p.strip_nw) {
-    const int yb = grp * SR;
-    int sy, fy;
-    coord_of<MODE>(min(yb + (lane & (SR - 1)), p.dh - 1), p.dh, p.sh, fy32, sy, fy);
-#pragma unroll 1
-    for (int rb = 0; rb < SR; rb += RL) {
-      float t[RL][TAPS][C];
-      float ay[RL];
-#pragma unroll
-      for (int r = 0; r < RL; r++) {
-        const int y0 = __shfl_sync(0xffffffffu, sy, rb + r);
-        ay[r] = (float)__shfl_sync(0xffffffffu, fy, rb + r);
-        const u8 *r0 = im.src + (u64)y0 * im.src_pitch;
-        ldf<C>(r0, x0, t[r][0]);
-        if (MODE == MODE_LINEAR) {
-          const u8 *r1 = im.src + (u64)min(y0 + 1, p.sh - 1) * im.src_pitch;
-          ldf<C>(r0, x1, t[r][1 % TAPS]);
-          ldf<C>(r1, x0, t[r][2 % TAPS]);
-          ldf<C>(r1, x1, t[r][3 % TAPS]);
-        }
-      }
-#pragma unroll
-      for (int r = 0; r < RL; r++) {
-        const int y = yb + rb + r;
-        if (y >= p.dh || x >= p.dw) continue;
-        float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
-        if (MODE == MODE_NEAREST) {
-#pragma unroll
-          for (int c = 0; c < C; c++) q[c] = t[r][0][c];
-        } else {
-          /* integer weights (ONE - a) * (ONE - b) <= 2^22: exact in float */
-          const float w00 = __fmul_rn(ONE - ax, ONE - ay[r]), w01 = __fmul_rn(ax, ONE - ay[r]);
-          const float w10 = __fmul_rn(ONE - ax, ay[r]), w11 = __fmul_rn(ax, ay[r]);
-#pragma unroll
-          for (int c = 0; c < C; c++) {
-            df s = {0.0f, 0.0f};
-            df_add_prod(s, w00, t[r][0][c]);
-            df_add_prod(s, w01, t[r][1 % TAPS][c]);
-            df_add_prod(s, w10, t[r][2 % TAPS][c]);
-            df_add_prod(s, w11, t[r][3 % TAPS][c]);
-            q[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
-          }
-        }
-      }
-    }
-  }
-}
-
 /* The 4-byte load path is chosen once per launch (uniform), not per tap. */
 #define RESIZE_U8_BODY(C, G, MODE)        \
   {                                       \
@@ -819,18 +753,11 @@ RESIZE_U8_AREA(jet_resize_u8c3_area, 3, 4)
 RESIZE_U8_STRIP(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST, 2, 4, 6)
 RESIZE_U8_STRIP(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR, 1, 2, 5)
 RESIZE_U8_AREA(jet_resize_u8c4_area, 4, 1)
-/* Nearest and bilinear float: strip walks, RL rows of taps in flight, MINB
- * blocks per SM. */
-#define RESIZE_F32_STRIP(name, C, MODE, RL, MINB)                                              \
-  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) name(jet__resize_params p) { \
-    jet_pdl_enter();                                                                       \
-    resize_f32_strip<C, MODE, RL>(p);                                                      \
-  }
-RESIZE_F32_STRIP(jet_resize_f32c1_nearest, 1, MODE_NEAREST, 4, 8)
-RESIZE_F32_STRIP(jet_resize_f32c1_linear, 1, MODE_LINEAR, 2, 5)
+RESIZE_F32(jet_resize_f32c1_nearest, 1, MODE_NEAREST)
+RESIZE_F32(jet_resize_f32c1_linear, 1, MODE_LINEAR)
 RESIZE_F32(jet_resize_f32c1_area, 1, MODE_AREA)
-RESIZE_F32_STRIP(jet_resize_f32c3_nearest, 3, MODE_NEAREST, 2, 6)
-RESIZE_F32_STRIP(jet_resize_f32c3_linear, 3, MODE_LINEAR, 1, 5)
+RESIZE_F32(jet_resize_f32c3_nearest, 3, MODE_NEAREST)
+RESIZE_F32(jet_resize_f32c3_linear, 3, MODE_LINEAR)
 RESIZE_F32(jet_resize_f32c3_area, 3, MODE_AREA)
 
 /* ------------------------------------------------------------ remap */

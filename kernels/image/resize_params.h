@@ -17,7 +17,7 @@
 /* Rows per thread of the RGBA8 fast resize kernels (jet_resize_u8c4v_*). */
 #define JET_RS_ROWS_C4 2
 
-/* Rows of a row group of the nearest and bilinear kernels, whose warps
+/* Rows of a row group of the nearest and bilinear 8-bit kernels, whose warps
  * walk column strips of 32 * G pixels (G as above) a group at a time. */
 #define JET_RS_STRIP_ROWS 8
 
@@ -45,10 +45,10 @@ typedef struct jet__resize_params {
    * < 2^31 and !area_wide); area_inv = floor(2^32 / (2 * area_d)) then */
   int area32;
   unsigned area_inv;
-  /* nearest/bilinear: warps per column strip; gridDim.x * JET_RS_TY >=
+  /* nearest/bilinear 8-bit: warps per column strip; gridDim.x * JET_RS_TY >=
    * strips * strip_nw, the warps past that exit */
   int strip_nw;
-  /* generic area kernels: rows per thread (1..JET_RS_ROWS), tiles of
+  /* area and float kernels: rows per thread (1..JET_RS_ROWS), tiles of
    * JET_RS_TY * rows rows */
   int rows;
   int count; /* pairs in img (= gridDim.z) */

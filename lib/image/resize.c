@@ -131,7 +131,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   }
   int group = (!is_float && channels != 4) ? 4 : 1;
   jet_dim3 grid;
-  if (interp != JET_INTERP_AREA) {
+  if (!is_float && interp != JET_INTERP_AREA) {
     /* warps walking column strips: about 64 per SM in all (one full wave),
      * each strip split among strip_nw of them */
     unsigned long long strips = ((unsigned long long)p.dw + JET_RS_TX * group - 1) / (JET_RS_TX * group);

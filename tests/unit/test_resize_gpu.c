@@ -174,22 +174,21 @@ TEST(gpu_resize_rgba8_fast_paths) {
   return 0;
 }
 
-/* Nearest and bilinear kernels' warps walk column strips, several row groups
- * each once the destination outgrows about 64 warps per SM (over ~8.6M
- * pixels for 1- and 3-channel 8-bit, ~2.2M for the others on a 132-SM H100): a
+/* Nearest and bilinear 8-bit kernels' warps walk column strips, several row
+ * groups each once the destination outgrows about 64 warps per SM (over
+ * ~8.6M pixels for 1 and 3 channels, ~2.2M for RGBA8 on a 132-SM H100): a
  * 10M-pixel odd-sized upscale (partial strips and row groups), and a tall
  * narrow one (one strip, every warp walking), in the three layouts. */
-TEST(gpu_resize_strip_walk) {
+TEST(gpu_resize_u8_strip_walk) {
   REQUIRE_GPU();
   jet_context ctx;
   CHECK_OK(jt_context(&ctx, 0));
   jet_stream st;
   CHECK_OK(jet_stream_create(ctx, NULL, &st));
   static const int cases[][4] = {{1283, 997, 4001, 2503}, {7, 3001, 45, 90001}};
-  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8,
-                                  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    for (int f = 0; f < 5; f++)
+    for (int f = 0; f < 3; f++)
       for (int m = 0; m < 2; m++) {
         jet_interp interp = m ? JET_INTERP_LINEAR : JET_INTERP_NEAREST;
         CHECK(resize_case(ctx, st, fs[f], cases[i], interp, (int)(i + (size_t)f + (size_t)m) % 3) == 0);
@@ -199,7 +198,7 @@ TEST(gpu_resize_strip_walk) {
   return 0;
 }
 
-/* Area kernels (8-bit and float) take 1 to 4 rows per thread, fewer where the
+/* Area and float kernels take 1 to 4 rows per thread, fewer where the
  * destination is small (the pairs above mostly get 1 row on an H100): a
  * large non-integer area downscale (4 rows per thread) in every format. */
 TEST(gpu_resize_area_tall_tiles) {
