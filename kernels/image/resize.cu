@@ -3,25 +3,27 @@
  * pixel formats (8-bit with 1, 3 or 4 channels; float with 1 or 3). The
  * arithmetic is color_coeffs.h's, bit for bit for 8-bit results.
  *
- * Nearest and bilinear 8-bit resize (resize_u8_strip): warps walk column
- * strips of 32*G destination columns (G = 4 for 1- and 3-channel 8-bit, so
- * that a lane's group is 4 or 12 bytes, stored as 32-bit words; else 1),
- * 8 rows at a time; a lane's column coordinates are computed once per walk,
- * the rows' once per 8 rows and shared by shuffles; the launcher sizes the
- * grid to about 64 warps per SM. RGBA8 with aligned rows keeps packed
- * 4-byte taps (jet_resize_u8c4v_*, chosen by the launcher).
+ * Resize. A block of 32 x 8 threads writes a tile of 32*G columns by 8*R rows;
+ * each thread a group of G consecutive pixels (G = 4 for 1- and 3-channel
+ * 8-bit, so that a group is 4 or 12 bytes, stored as 32-bit words) in R rows
+ * 8 apart, so a warp covers one contiguous stretch of a row. The per-column
+ * and per-row source coordinates (64-bit divisions) are computed once per
+ * block into shared memory (32-bit divisions where the sizes allow). Blocks
+ * are numbered along one grid axis (tiles in row-major order), so no image
+ * size runs into the 65535 limit of grid y.
  *
- * Area and float resize. A block of 32 x 8 threads writes a tile of 32*G
- * columns by 8*R rows; each thread a group of G pixels in R rows 8 apart, so
- * a warp covers one contiguous stretch of a row. R (p.rows, 1 to 4) is the
- * launcher's: 4, less where the destination would give fewer than 8 blocks
- * per SM (a 640x360 area result was 60 blocks, under one per SM). The per-column and per-row
- * source coordinates (64-bit divisions) are computed once per block into
- * shared memory (32-bit divisions where the sizes allow). Blocks are
- * numbered along one grid axis (tiles in row-major order), so no image size
- * runs into the 65535 limit of grid y. RGBA8 area by integer factors with
- * aligned rows (jet_resize_u8c4v_area_int) sums packed words without
- * weights; its threads write JET_RS_ROWS_C4 (2) rows, tiles 32 x 16.
+ * R (p.rows, 1 to 4) is the launcher's: 4, less where the destination would
+ * give fewer than 8 blocks per SM (a 640x360 area result was 60 blocks,
+ * under one per SM). 1- and 3-channel 8-bit area by integer factors 2..4
+ * across with aligned rows (jet_resize_u8c{1,3}_area_int) sums aligned words,
+ * one row per thread.
+ *
+ * RGBA8 with aligned rows has its own kernels (jet_resize_u8c4v_*, chosen by
+ * the launcher): nearest and bilinear issue all of a thread's loads before
+ * any store; area by integer factors sums packed words without weights.
+ * Their threads write JET_RS_ROWS_C4 (2) rows, tiles 32 x 16: a 960x540
+ * destination is 1020 blocks, about one full wave of 8 blocks on each of an
+ * H100's 132 SMs, where 32-row tiles left half of every SM idle.
  *
  * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
  * p.img[blockIdx.z] its planes; a single resize is a batch of one.
@@ -330,144 +332,44 @@ __device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair
   }
 }
 
-/* Nearest and bilinear 8-bit resize, column strips walked by warps. A warp
- * owns a strip of 32*G destination columns (each lane G consecutive pixels,
- * G = 4 for 1 and 3 channels) and walks down it, SR rows at a time, row group
- * k, k + strip_nw, ...: the lanes' column coordinates are computed once for
- * the whole walk, in registers; a row group's row coordinates once per group,
- * lane r computing row r and the warp sharing them by shuffles. No shared
- * memory, no block barrier: the per-block tables (and their divisions) that
- * dominated large upscales are gone. RL rows' loads are issued before their
- * stores (all taps in registers); packed RGBA8 (aligned rows) keeps 4-byte
- * taps and loads adjacent bilinear taps as one 8-byte word where it can.
- * Lanes past the right edge clamp their columns (valid addresses, shuffles
- * need every lane) and store nothing. */
-#define SR JET_RS_STRIP_ROWS
-
-/* Coordinates on an axis the 32-bit arithmetic does not cover: a call, so
- * that the 64-bit division's registers do not weigh on the walking loop. */
 template <int MODE>
-__device__ __noinline__ void coord_slow(int d, int dn, int sn, int &s, int &f) {
-  f = 0;
-  if (MODE == MODE_NEAREST)
-    s = nearest_index(d, dn, sn, false);
-  else
-    lin_coord(d, dn, sn, false, s, f);
-}
-
-template <int MODE>
-__device__ __forceinline__ void coord_of(int d, int dn, int sn, bool fit32, int &s, int &f) {
-  if (!fit32) {
-    coord_slow<MODE>(d, dn, sn, s, f);
-  } else if (MODE == MODE_NEAREST) {
-    s = nearest_index(d, dn, sn, true);
-    f = 0;
-  } else {
-    lin_coord(d, dn, sn, true, s, f);
-  }
-}
-
-template <int C, int G, int MODE, int RL, bool VEC>
-__device__ __forceinline__ void resize_u8_strip(const jet__resize_params &p) {
-  constexpr bool PK = C == 4 && VEC; /* taps as packed 4-byte words */
-  static_assert(!PK || G == 1, "packed taps are single pixels");
-  constexpr int CW = PK ? 1 : C;
-  constexpr int TAPS = MODE == MODE_NEAREST ? 1 : 4;
+__device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
-  const int tw = TX * G, tiles_x = (p.dw + tw - 1) / tw;
-  const int gw = (int)blockIdx.x * TY + (int)threadIdx.y;
-  if (gw >= tiles_x * p.strip_nw) return; /* whole warps: the shuffles stay full */
-  const int lane = threadIdx.x, x = (gw % tiles_x) * tw + lane * G;
-  const int n = min(G, p.dw - x); /* <= 0: lane past the edge */
-  const bool fx32 = coord_fit32(p.dw, p.sw), fy32 = coord_fit32(p.dh, p.sh);
-  int x0[G];
-  u32 ax[G];
+  __shared__ int xs[TX], xa[TX], ys[TH_C4], ya[TH_C4];
+  int bx, by;
+  tile_of(p.dw, TX, bx, by, TH_C4);
+  fill_tables<MODE, TH_C4>(p, bx, by, TX, xs, xa, ys, ya);
+  __syncthreads();
+  const int lx = threadIdx.x, x = bx + lx;
+  if (x >= p.dw) return;
+  u8 *const dcol = im.dst + (u64)x * 4;
+  if (MODE == MODE_NEAREST) {
+    const u32 *const scol = (const u32 *)im.src + xs[lx];
+    u32 v[RC4];
 #pragma unroll
-  for (int g = 0; g < G; g++) {
-    const int d = min(x + g, p.dw - 1);
-    int s, f;
-    coord_of<MODE>(d, p.dw, p.sw, fx32, s, f);
-    x0[g] = s;
-    ax[g] = (u32)f;
-  }
-  bool pair = false;
-  if (PK && MODE == MODE_LINEAR)
-    pair = x0[0] + 1 < p.sw && (x0[0] & 1) == 0 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0;
-  const int groups = (p.dh + SR - 1) / SR;
-  const u32 ONE = JET_RESIZE_ONE;
-#pragma unroll 1
-  for (int grp = gw / tiles_x; grp < groups; grp += p.strip_nw) {
-    const int yb = grp * SR;
-    int sy, fy;
-    coord_of<MODE>(min(yb + (lane & (SR - 1)), p.dh - 1), p.dh, p.sh, fy32, sy, fy);
-#pragma unroll 1
-    for (int rb = 0; rb < SR; rb += RL) {
-      u32 t[RL][G][TAPS][CW];
-      u32 ay[RL];
+    for (int r = 0; r < RC4; r++)
+      v[r] = __ldg((const u32 *)((const u8 *)scol + (u64)ys[threadIdx.y + r * TY] * im.src_pitch));
 #pragma unroll
-      for (int r = 0; r < RL; r++) {
-        const int y0 = __shfl_sync(0xffffffffu, sy, rb + r);
-        ay[r] = (u32)__shfl_sync(0xffffffffu, fy, rb + r);
-        const u8 *r0 = im.src + (u64)y0 * im.src_pitch;
-        if (MODE == MODE_NEAREST) {
+    for (int r = 0; r < RC4; r++) {
+      const int y = by + threadIdx.y + r * TY;
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = v[r];
+    }
+  } else {
+    const int x0 = xs[lx], x1 = min(x0 + 1, p.sw - 1);
+    const bool pair = x1 == x0 + 1 && (x0 & 1) == 0 && (((unsigned long long)im.src | im.src_pitch) & 7) == 0;
+    u32 t[RC4][4];
 #pragma unroll
-          for (int g = 0; g < G; g++) {
-            if (PK)
-              t[r][g][0][0] = __ldg((const u32 *)r0 + x0[g]);
-            else
-              ld8<C, false>(r0, x0[g], t[r][g][0]);
-          }
-        } else {
-          const u8 *r1 = im.src + (u64)min(y0 + 1, p.sh - 1) * im.src_pitch;
+    for (int r = 0; r < RC4; r++) {
+      const int y0 = ys[threadIdx.y + r * TY], y1 = min(y0 + 1, p.sh - 1);
+      ld_pair(im.src + (u64)y0 * im.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
+      ld_pair(im.src + (u64)y1 * im.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
+    }
+    const u32 ax = (u32)xa[lx];
 #pragma unroll
-          for (int g = 0; g < G; g++) {
-            const int x1 = min(x0[g] + 1, p.sw - 1);
-            if (PK) {
-              ld_pair(r0, x0[0], x1, pair, t[r][0][0][0], t[r][0][1][0]);
-              ld_pair(r1, x0[0], x1, pair, t[r][0][2][0], t[r][0][3][0]);
-            } else {
-              ld8<C, false>(r0, x0[g], t[r][g][0]);
-              ld8<C, false>(r0, x1, t[r][g][1]);
-              ld8<C, false>(r1, x0[g], t[r][g][2]);
-              ld8<C, false>(r1, x1, t[r][g][3]);
-            }
-          }
-        }
-      }
-#pragma unroll
-      for (int r = 0; r < RL; r++) {
-        const int y = yb + rb + r;
-        if (y >= p.dh || n <= 0) continue;
-        u8 *q = im.dst + (u64)y * im.dst_pitch + (u64)x * C;
-        if constexpr (PK) { /* G == 1 */
-          const u32 w = MODE == MODE_NEAREST
-                            ? t[r][0][0][0]
-                            : lerp_c4(t[r][0][0][0], t[r][0][1][0], t[r][0][2][0], t[r][0][3][0], ax[0], ay[r]);
-          if (p.dst_vec) {
-            *(u32 *)q = w;
-          } else {
-#pragma unroll
-            for (int c = 0; c < 4; c++) q[c] = (u8)(w >> (8 * c));
-          }
-        } else {
-          u8 out[G * C];
-#pragma unroll
-          for (int g = 0; g < G; g++)
-#pragma unroll
-            for (int c = 0; c < C; c++) {
-              const u32(&k)[TAPS][CW] = t[r][g];
-              u32 v = k[0][c];
-              if (MODE == MODE_LINEAR) {
-                const u32 a = ax[g], b = ay[r];
-                v = (ONE - b) * ((ONE - a) * k[0][c] + a * k[1 % TAPS][c]) +
-                    b * ((ONE - a) * k[2 % TAPS][c] + a * k[3 % TAPS][c]);
-                v = (v + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
-              }
-              out[g * C + c] = (u8)v;
-            }
-          st8<C, G>(q, out, n, p.dst_vec);
-        }
-      }
+    for (int r = 0; r < RC4; r++) {
+      const int ly = threadIdx.y + r * TY, y = by + ly;
+      if (y < p.dh)
+        *(u32 *)(dcol + (u64)y * im.dst_pitch) = lerp_c4(t[r][0], t[r][1], t[r][2], t[r][3], ax, (u32)ya[ly]);
     }
   }
 }
@@ -697,36 +599,22 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
       resize_u8<C, G, MODE, false>(p);    \
     }                                     \
   }
+#define RESIZE_U8(name, C, G, MODE) \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE)
 /* Area: at most 64 registers (4 blocks per SM), which the window loops of
  * both paths fit without spilling (the default heuristic spilled). */
 #define RESIZE_U8_AREA(name, C, G) \
   extern "C" __global__ void __launch_bounds__(TX * TY, 4) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE_AREA)
-/* Nearest and bilinear: warps walking column strips (resize_u8_strip), RL
- * rows of taps in flight (RLV for packed RGBA8); MINB blocks per SM, the
- * most that leave no spills (ptxas -v: 1 channel bilinear 76 registers,
- * 3 channels 80, RGBA8 48, nearest 40 to 48). */
-#define RESIZE_U8_STRIP(name, C, G, MODE, RL, RLV, MINB)                                \
-  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) name(jet__resize_params p) { \
-    jet_pdl_enter();                                                                    \
-    if constexpr (C == 4) {                                                             \
-      if (p.src_vec)                                                                    \
-        resize_u8_strip<C, G, MODE, RLV, true>(p);                                      \
-      else                                                                              \
-        resize_u8_strip<C, G, MODE, RL, false>(p);                                      \
-    } else {                                                                            \
-      resize_u8_strip<C, G, MODE, RL, false>(p);                                        \
-    }                                                                                   \
-  }
-/* RGBA8 with 4-byte aligned source and destination rows, chosen by the
- * launcher (lib/image/resize.c): packed taps only; area by integer factors
- * (kx*ky <= 256). Separate kernels so that each gets its own register budget. */
-extern "C" __global__ void __launch_bounds__(TX * TY, 8) jet_resize_u8c4v_nearest(jet__resize_params p) {
+/* RGBA8 fast paths, chosen by the launcher (lib/image/resize.c) when source
+ * and destination rows are 4-byte aligned (area: integer factors, kx*ky <=
+ * 256); separate kernels so that each gets its own register budget. */
+extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_nearest(jet__resize_params p) {
   jet_pdl_enter();
-  resize_u8_strip<4, 1, MODE_NEAREST, 4, true>(p);
+  resize_c4<MODE_NEAREST>(p);
 }
-extern "C" __global__ void __launch_bounds__(TX * TY, 6) jet_resize_u8c4v_linear(jet__resize_params p) {
+extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_linear(jet__resize_params p) {
   jet_pdl_enter();
-  resize_u8_strip<4, 1, MODE_LINEAR, 2, true>(p);
+  resize_c4<MODE_LINEAR>(p);
 }
 extern "C" __global__ void __maxnreg__(32) jet_resize_u8c4v_area_int(jet__resize_params p) {
   jet_pdl_enter();
@@ -744,14 +632,14 @@ extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c3_area_int(j
 #define RESIZE_F32(name, C, MODE) \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { jet_pdl_enter(); resize_f32<C, MODE>(p); }
 
-RESIZE_U8_STRIP(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST, 2, 2, 5)
-RESIZE_U8_STRIP(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR, 1, 1, 3)
+RESIZE_U8(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST)
+RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
 RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
-RESIZE_U8_STRIP(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST, 1, 1, 6)
-RESIZE_U8_STRIP(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR, 1, 1, 3)
+RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
+RESIZE_U8(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR)
 RESIZE_U8_AREA(jet_resize_u8c3_area, 3, 4)
-RESIZE_U8_STRIP(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST, 2, 4, 6)
-RESIZE_U8_STRIP(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR, 1, 2, 5)
+RESIZE_U8(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST)
+RESIZE_U8(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR)
 RESIZE_U8_AREA(jet_resize_u8c4_area, 4, 1)
 RESIZE_F32(jet_resize_f32c1_nearest, 1, MODE_NEAREST)
 RESIZE_F32(jet_resize_f32c1_linear, 1, MODE_LINEAR)

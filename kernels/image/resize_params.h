@@ -17,10 +17,6 @@
 /* Rows per thread of the RGBA8 fast resize kernels (jet_resize_u8c4v_*). */
 #define JET_RS_ROWS_C4 2
 
-/* Rows of a row group of the nearest and bilinear 8-bit kernels, whose warps
- * walk column strips of 32 * G pixels (G as above) a group at a time. */
-#define JET_RS_STRIP_ROWS 8
-
 /* Most image pairs of one resize launch (JET_IMAGE_BATCH_MAX). */
 #define JET_RS_BATCH 16
 
@@ -45,11 +41,8 @@ typedef struct jet__resize_params {
    * < 2^31 and !area_wide); area_inv = floor(2^32 / (2 * area_d)) then */
   int area32;
   unsigned area_inv;
-  /* nearest/bilinear 8-bit: warps per column strip; gridDim.x * JET_RS_TY >=
-   * strips * strip_nw, the warps past that exit */
-  int strip_nw;
-  /* area and float kernels: rows per thread (1..JET_RS_ROWS), tiles of
-   * JET_RS_TY * rows rows */
+  /* rows per thread (1..JET_RS_ROWS) of the tiled kernels (all but the RGBA8
+   * fast ones), tiles of JET_RS_TY * rows rows */
   int rows;
   int count; /* pairs in img (= gridDim.z) */
   jet__resize_image img[JET_RS_BATCH];

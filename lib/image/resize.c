@@ -117,6 +117,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   if (channels == 4 && !is_float && p.src_vec && p.dst_vec) {
     if (interp != JET_INTERP_AREA) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_%s", mode_names[interp]);
+      rows = JET_RS_ROWS_C4;
     } else if (p.rdw == 1 && p.rdh == 1 && p.area_d <= 256) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_area_int");
       rows = JET_RS_ROWS_C4;
@@ -131,36 +132,18 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   }
   int group = (!is_float && channels != 4) ? 4 : 1;
   jet_dim3 grid;
-  if (!is_float && interp != JET_INTERP_AREA) {
-    /* warps walking column strips: about 64 per SM in all (one full wave),
-     * each strip split among strip_nw of them */
-    unsigned long long strips = ((unsigned long long)p.dw + JET_RS_TX * group - 1) / (JET_RS_TX * group);
-    unsigned long long groups = ((unsigned long long)p.dh + JET_RS_STRIP_ROWS - 1) / JET_RS_STRIP_ROWS;
+  if (rows == JET_RS_ROWS) {
+    /* fewer rows per thread until there are 8 blocks per SM (or 1 row) */
     unsigned long long sms = src[0]->h.ctx->info.sm_count > 0 ? (unsigned)src[0]->h.ctx->info.sm_count : 1u;
-    unsigned long long nw = (sms * 64 + strips - 1) / strips;
-    if (nw > groups) nw = groups;
-    unsigned long long blocks = (strips * nw + JET_RS_TY - 1) / JET_RS_TY;
-    if (blocks > 0x7fffffffull)
-      return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
-                        p.dw, p.dh, blocks);
-    p.strip_nw = (int)nw;
-    grid.x = (unsigned)blocks;
-    grid.y = 1;
-    grid.z = (unsigned)count;
-  } else {
-    if (rows == JET_RS_ROWS) {
-      /* fewer rows per thread until there are 8 blocks per SM (or 1 row) */
-      unsigned long long sms = src[0]->h.ctx->info.sm_count > 0 ? (unsigned)src[0]->h.ctx->info.sm_count : 1u;
-      unsigned long long tx = ((unsigned long long)p.dw + JET_RS_TX * group - 1) / (JET_RS_TX * group);
-      while (rows > 1) {
-        unsigned long long th = (unsigned long long)JET_RS_TY * (unsigned)rows;
-        if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * 8) break;
-        rows /= 2;
-      }
-      p.rows = rows;
+    unsigned long long tx = ((unsigned long long)p.dw + JET_RS_TX * group - 1) / (JET_RS_TX * group);
+    while (rows > 1) {
+      unsigned long long th = (unsigned long long)JET_RS_TY * (unsigned)rows;
+      if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * 8) break;
+      rows /= 2;
     }
-    JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, rows, count, &grid, fn));
   }
+  p.rows = rows;
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, rows, count, &grid, fn));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
   void *args[] = {&p};
