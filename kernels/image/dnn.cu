@@ -27,41 +27,12 @@ typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
+#include "resize_coord.cuh"
 
 #define TX JET_DNN_TX
 #define TY JET_DNN_TY
 #define PX JET_DNN_PX
 #define TW (TX * PX)
-
-/* color_coeffs.h: bilinear source index and Q11 fraction of destination d
- * (the rule of resize.cu's, kept here so the two modules change apart).
- * @fit32: 2*dn*sn and 2*dn << FRAC fit 32 bits (uniform per launch), so the
- * 64-bit divisions (a long software sequence) reduce to 32-bit ones. */
-__device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int &s0, int &frac) {
-  long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn;
-  long long x0 = 0, ax = 0;
-  if (n > 0) {
-    if (fit32) {
-      u32 un = (u32)n, ud = (u32)den, q = un / ud;
-      x0 = q;
-      ax = ((un - q * ud) << JET_RESIZE_FRAC_BITS) / ud;
-    } else {
-      x0 = n / den;
-      ax = ((n % den) << JET_RESIZE_FRAC_BITS) / den;
-    }
-  }
-  if (x0 >= sn - 1) {
-    x0 = sn - 1;
-    ax = 0;
-  }
-  s0 = (int)x0;
-  frac = (int)ax;
-}
-
-__device__ __forceinline__ bool coord_fit32(int dn, int sn) {
-  return (unsigned long long)(2u * (u32)dn) * (u32)sn < (1ull << 32) &&
-         dn < (1 << (31 - JET_RESIZE_FRAC_BITS));
-}
 
 __device__ __forceinline__ u16 half_rn(float f) {
   u16 h;

@@ -86,13 +86,6 @@ __device__ __forceinline__ int nearest_index(int d, int dn, int sn, bool fit32) 
   return (int)(((2LL * d + 1) * sn) / (2LL * dn));
 }
 
-/* 32-bit coordinate arithmetic suffices for an axis of dn destination and sn
- * source pixels: 2*dn*sn < 2^32 and (2*dn) << FRAC < 2^32. */
-__device__ __forceinline__ bool coord_fit32(int dn, int sn) {
-  return (unsigned long long)(2u * (u32)dn) * (u32)sn < (1ull << 32) &&
-         dn < (1 << (31 - JET_RESIZE_FRAC_BITS));
-}
-
 /* Fill the block's column and row tables: nearest index, bilinear (index,
  * fraction) or the first source index of the area window. Entries past the
  * image edge get the last row's or column's values (valid addresses, so that

@@ -30,4 +30,11 @@ __device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int
   frac = (int)ax;
 }
 
+/* 32-bit coordinate arithmetic suffices for an axis of dn destination and sn
+ * source pixels: 2*dn*sn < 2^32 and (2*dn) << FRAC < 2^32. */
+__device__ __forceinline__ bool coord_fit32(int dn, int sn) {
+  return (unsigned long long)(2u * (u32)dn) * (u32)sn < (1ull << 32) &&
+         dn < (1 << (31 - JET_RESIZE_FRAC_BITS));
+}
+
 #endif

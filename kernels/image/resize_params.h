@@ -1,7 +1,7 @@
 /*
- * kernels/image/resize_params.h - launch parameters of the resize, remap and
- * DNN-preprocess kernels (kernels/image/resize.cu, dnn.cu), shared with their
- * C launchers (lib/image/resize.c, dnn.c). Plain C, no includes, so the one
+ * kernels/image/resize_params.h - launch parameters of the resize and remap
+ * kernels (kernels/image/resize.cu), shared with their C launcher
+ * (lib/image/resize.c; the DNN kernels have dnn_params.h). Plain C, no includes, so the one
  * layout compiles as C and as CUDA; each kernel takes one of these by value.
  */
 #ifndef JET_KERNELS_IMAGE_RESIZE_PARAMS_H
