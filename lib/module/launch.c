@@ -151,7 +151,7 @@ static jet_status occupancy(const jet__driver_api *api, const struct jet_kernel_
   return JET_STATUS_OK;
 }
 
-static void fill_config(CUlaunchConfig *lc, jet_dim3 grid, jet_dim3 block, size_t shared,
+void jet__launch_config(CUlaunchConfig *lc, jet_dim3 grid, jet_dim3 block, size_t shared,
                         CUstream s, CUlaunchAttribute *attrs, unsigned n) {
   memset(lc, 0, sizeof *lc);
   lc->gridDimX = grid.x;
@@ -176,7 +176,7 @@ static jet_status active_clusters(const jet__driver_api *api, const struct jet_k
   a.value.clusterDim.y = cluster.y;
   a.value.clusterDim.z = cluster.z;
   CUlaunchConfig lc;
-  fill_config(&lc, cluster, block, shared, NULL, &a, 1);
+  jet__launch_config(&lc, cluster, block, shared, NULL, &a, 1);
   CUresult r = api->cuOccupancyMaxActiveClusters(out, k->fn, &lc);
   if (r != CUDA_SUCCESS)
     return jet__cu_error(r, fn, "cuOccupancyMaxActiveClusters", NULL,
@@ -231,7 +231,7 @@ jet_status jet_launch_ex(jet_stream stream, jet_kernel kernel, const jet_launch_
   }
   CUlaunchConfig lc;
   /* cudaStreamLegacy / cudaStreamPerThread equal CU_STREAM_LEGACY / CU_STREAM_PER_THREAD. */
-  fill_config(&lc, cfg->grid, cfg->block, cfg->shared_bytes, (CUstream)s, attrs, n);
+  jet__launch_config(&lc, cfg->grid, cfg->block, cfg->shared_bytes, (CUstream)s, attrs, n);
   CUresult r = api->cuLaunchKernelEx(&lc, kernel->fn, args, NULL);
   if (r != CUDA_SUCCESS)
     return jet__cu_error(r, __func__, "cuLaunchKernelEx", NULL,

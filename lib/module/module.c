@@ -394,13 +394,7 @@ jet_status jet__launch(cudaStream_t s, jet_kernel k, jet_dim3 grid, jet_dim3 blo
     attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attr.value.programmaticStreamSerializationAllowed = 1;
     CUlaunchConfig lc;
-    memset(&lc, 0, sizeof lc);
-    lc.gridDimX = grid.x, lc.gridDimY = grid.y, lc.gridDimZ = grid.z;
-    lc.blockDimX = block.x, lc.blockDimY = block.y, lc.blockDimZ = block.z;
-    lc.sharedMemBytes = (unsigned)shared_bytes;
-    lc.hStream = (CUstream)s;
-    lc.attrs = &attr;
-    lc.numAttrs = 1;
+    jet__launch_config(&lc, grid, block, shared_bytes, (CUstream)s, &attr, 1);
     r = api->cuLaunchKernelEx(&lc, k->fn, args, NULL);
     if (r != CUDA_SUCCESS)
       return jet__cu_error(r, fn, "cuLaunchKernelEx", NULL,

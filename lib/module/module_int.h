@@ -43,6 +43,10 @@ jet_status jet__launch_args_check(const struct jet_kernel_s *k, jet_dim3 grid, j
 
 /* ------------------------------------------------------------ extended launch */
 
+/* A cuLaunchKernelEx configuration: @n attributes at @attrs (none: NULL). */
+void jet__launch_config(CUlaunchConfig *lc, jet_dim3 grid, jet_dim3 block, size_t shared,
+                        CUstream s, CUlaunchAttribute *attrs, unsigned n);
+
 /* What jet_launch_ex checks a configuration against: the device's attributes
  * and the context's policy (filled by launch.c; host tests fill it by hand). */
 typedef struct jet__launch_limits {
