@@ -78,9 +78,6 @@
 #include "pipeline.h"
 #include "ref_image.h"
 
-#ifndef JET_PIPELINE_HAVE_PDL
-#define JET_PIPELINE_HAVE_PDL 0
-#endif
 #ifndef JET_PIPELINE_HAVE_NPP
 #define JET_PIPELINE_HAVE_NPP 0
 #endif
@@ -151,7 +148,7 @@ static struct {
   double warm_ms; /* host time to queue one frame, from the last warm-up */
   void *copy_src, *copy_a, *copy_b;
   size_t copy_src_bytes, copy_buf_bytes;
-  int frames, npp, pdl_built, pdl_ok;
+  int frames, npp, pdl_ok;
   char pdl_why[300];
   char npp_version[64];
   unsigned long long rot;
@@ -505,26 +502,6 @@ static int measure_copy(camset *cs, char *err, size_t n) {
 
 /* ------------------------------------------------------------------ correctness */
 
-static float half_to_float(uint16_t h) {
-  int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-  double v;
-  if (e == 0)
-    v = ldexp((double)m, -24);
-  else if (e == 31)
-    v = m ? NAN : INFINITY;
-  else
-    v = ldexp((double)(m | 1024), e - 25);
-  return (float)(s ? -v : v);
-}
-
-/* Half of a half-precision ULP at magnitude @x (normal or subnormal). */
-static double half_ulp_half(double x) {
-  int e = 0;
-  (void)frexp(x, &e); /* x = f * 2^e, f in [0.5, 1) */
-  if (e - 1 < -14) e = -13;
-  return ldexp(1.0, e - 1 - 10) / 2;
-}
-
 /* The output planes of @img (RGBF16P) into @host (3 * PL_DW * PL_DH halves). */
 static int download_out(jet_image img, uint16_t *host, char *err, size_t n) {
   jet_image_plane hp[3];
@@ -575,8 +552,8 @@ static int check_camera(camset *cs, int c, char *err, size_t n) {
       for (int x = 0; x < PL_DW; x++) {
         double r = row[x];
         uint16_t h = got[((size_t)p * PL_DH + (size_t)y) * PL_DW + (size_t)x];
-        double g = half_to_float(h), d = fabs(g - r);
-        double tol = 1e-5 * (1 + fabs(r)) + half_ulp_half(fmax(fabs(r), fabs(g)));
+        double g = ref_f16_to_f32(h), d = fabs(g - r);
+        double tol = 1e-5 * (1 + fabs(r)) + 0.5 * ref_f16_ulp(fmax(fabs(r), fabs(g)));
         cs->checked++;
         if (!isfinite(g) || !(d <= tol)) {
           if (!bad)
@@ -791,22 +768,10 @@ static int setup(char *err, size_t n) {
 }
 
 /* Programmatic dependent launch on B.js: 1 on, 0 off. */
-static jet_status set_pdl(int on) {
-#if JET_PIPELINE_HAVE_PDL
-  return jet_stream_set_programmatic(B.js, on);
-#else
-  (void)on;
-  return JET_STATUS_UNSUPPORTED;
-#endif
-}
+static jet_status set_pdl(int on) { return jet_stream_set_programmatic(B.js, on); }
 
 static void pdl_probe(void) {
-  B.pdl_built = JET_PIPELINE_HAVE_PDL;
   B.pdl_ok = 0;
-  if (!B.pdl_built) {
-    snprintf(B.pdl_why, sizeof B.pdl_why, "PDL: not available in this build");
-    return;
-  }
   if (B.info.cc_major < 9) {
     snprintf(B.pdl_why, sizeof B.pdl_why, "PDL: not available on this GPU (SM %d.%d < 9.0)",
              B.info.cc_major, B.info.cc_minor);
