@@ -39,6 +39,13 @@ float ref_f16_to_f32(uint16_t h) {
   return (float)((h & 0x8000u) ? -v : v);
 }
 
+double ref_f16_ulp(double x) {
+  int e = 0;
+  (void)frexp(fabs(x), &e); /* |x| in [2^(e-1), 2^e) */
+  if (x == 0 || e - 1 < -14) return ldexp(1.0, -24);
+  return ldexp(1.0, e - 1 - 10);
+}
+
 int ref_image_f32_to_f16(const ref_image *src, ref_image *dst) {
   if (src->format != JET_FORMAT_RGBF32P || dst->format != JET_FORMAT_RGBF16P ||
       src->width != dst->width || src->height != dst->height)

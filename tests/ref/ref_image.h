@@ -160,6 +160,9 @@ int ref_dnn_preprocess(const ref_image *src, ref_image *dst, const ref_dnn_param
  * ref_f16_to_f32: exact. */
 uint16_t ref_f32_to_f16(float f);
 float ref_f16_to_f32(uint16_t h);
+/* The spacing of halves (one ULP) at magnitude @x: 2^(e - 10) for x in
+ * [2^e, 2^(e+1)), 2^-24 among the subnormals (x < 2^-14, 0 included). */
+double ref_f16_ulp(double x);
 /* RGBF32P -> RGBF16P of the same size, every value by ref_f32_to_f16. */
 int ref_image_f32_to_f16(const ref_image *src, ref_image *dst);
 /* DNN preprocess into RGBF16P: ref_dnn_preprocess's float, rounded to half.

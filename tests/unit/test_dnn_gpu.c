@@ -33,12 +33,6 @@ static void random_params(jet_dnn_params *p, ref_dnn_params *r, int letterbox, i
  * float path's tolerance of the reference's float, 1e-5 * (1 + |ref|), plus
  * half a half-precision step at that magnitude (near zero that tolerance spans
  * many subnormal half steps, so a count of steps would not do). */
-static double half_step(double v) {
-  int e;
-  (void)frexp(fabs(v), &e); /* |v| in [2^(e-1), 2^e) */
-  return ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - 10);
-}
-
 static int check_f16(const ref_image *h, const ref_image *f32, const ref_image *ref, char *why,
                      size_t n) {
   for (int c = 0; c < 3; c++)
@@ -54,7 +48,7 @@ static int check_f16(const ref_image *h, const ref_image *f32, const ref_image *
           return 1;
         }
         double rv = r[x], tol = 1e-5 * (1.0 + fabs(rv));
-        double allowed = tol + 0.5 * half_step(fabs(rv) + tol);
+        double allowed = tol + 0.5 * ref_f16_ulp(fabs(rv) + tol);
         if (fabs((double)ref_f16_to_f32(g[x]) - rv) > allowed) {
           snprintf(why, n, "plane %d (%d, %d): half 0x%04x (%.9g), reference %.9g, allowed %.3g", c,
                    x, y, g[x], (double)ref_f16_to_f32(g[x]), rv, allowed);

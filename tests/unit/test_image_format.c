@@ -471,6 +471,15 @@ TEST(ref_half_conversion) {
   CHECK((ref_f32_to_f16(f_of(0x7f800001u)) & 0x3ff) != 0); /* a payload only in low bits */
   CHECK(isnan(ref_f16_to_f32(0x7e00)) && ref_f16_to_f32(0xfc00) == -INFINITY);
   CHECK(ref_f16_to_f32(0x0001) == 5.9604644775390625e-08f && ref_f16_to_f32(0x3c00) == 1.0f);
+  /* the spacing of halves: 2^-10 on [1, 2), 2^-11 on [0.5, 1), 32 at the top,
+   * 2^-24 among the subnormals and at 0 */
+  CHECK(ref_f16_ulp(1.0) == 0x1p-10 && ref_f16_ulp(1.999) == 0x1p-10 && ref_f16_ulp(-0.75) == 0x1p-11);
+  CHECK(ref_f16_ulp(65504.0) == 32.0 && ref_f16_ulp(0x1p-14) == 0x1p-24);
+  CHECK(ref_f16_ulp(0x1p-15) == 0x1p-24 && ref_f16_ulp(0.0) == 0x1p-24);
+  for (int h = 0x0400; h < 0x7c00; h += 97) /* the next half up is one ULP away */
+    CHECK_MSG(ref_f16_to_f32((uint16_t)(h + 1)) - ref_f16_to_f32((uint16_t)h) ==
+                  (float)ref_f16_ulp(ref_f16_to_f32((uint16_t)h)),
+              "0x%04x", h);
   for (uint32_t h = 0; h < 65536; h++) {
     if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff)) continue;
     CHECK_MSG(ref_f32_to_f16(ref_f16_to_f32((uint16_t)h)) == h, "0x%04x", h);

@@ -3,34 +3,16 @@
  * (jet_filter_gaussian) -> bilinear resize (jet_resize) -> letterboxed planar
  * FP16 (jet_dnn_preprocess into RGBF16P), one camera with the single calls
  * and several with the batched ones (jet_convert_color_batch,
- * jet_resize_batch, jet_dnn_preprocess_batch), also captured into a graph
+ * jet_filter_gaussian_batch, jet_resize_batch, jet_dnn_preprocess_batch), also captured into a graph
  * and replayed on new frames. Compared with tests/ref's functions chained the
  * same way: the 8-bit stages are exact, so the FP16 output must be the
  * reference's float value within 1e-5 * (1 + |ref|) (jet_dnn_preprocess's
  * float tolerance) plus half a half-precision ULP (the rounding to FP16).
- * Created and padded wrapped layouts, poisoned outputs, odd sizes.
- *
- * tests/CMakeLists.txt sets JET_TEST_HAVE_PIPELINE=1 where this tree's jetrt
- * has the batched operations and JET_FORMAT_RGBF16P; elsewhere the tests
- * report a skip saying so. */
+ * Created and padded wrapped layouts, poisoned outputs, odd sizes. */
 #include <math.h>
 #include <stdint.h>
 
-#ifndef JET_TEST_HAVE_PIPELINE
-#define JET_TEST_HAVE_PIPELINE 0
-#endif
-
-#if JET_TEST_HAVE_PIPELINE
 #include "test_resize_util.h"
-#else
-#include "test.h"
-#endif
-
-#define PIPE_SKIP_WHY                                                                      \
-  "this tree's jetrt lacks jet_convert_color_batch, jet_resize_batch, "                   \
-  "jet_dnn_preprocess_batch or JET_FORMAT_RGBF16P (configure-time check in tests/CMakeLists.txt)"
-
-#if JET_TEST_HAVE_PIPELINE
 
 #define PIPE_MAX JET_IMAGE_BATCH_MAX
 
@@ -54,26 +36,6 @@ typedef struct pipe {
   ref_dnn_params rp;
   pipe_cam cam[PIPE_MAX];
 } pipe;
-
-static float half_to_float(uint16_t h) {
-  int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-  double v;
-  if (e == 0)
-    v = ldexp((double)m, -24);
-  else if (e == 31)
-    v = m ? NAN : INFINITY;
-  else
-    v = ldexp((double)(m | 1024), e - 25);
-  return (float)(s ? -v : v);
-}
-
-/* Half of a half-precision ULP at magnitude @x. */
-static double half_ulp_half(double x) {
-  int e = 0;
-  (void)frexp(x, &e);
-  if (e - 1 < -14) e = -13; /* subnormals: ULP 2^-24 */
-  return ldexp(1.0, e - 1 - 10) / 2;
-}
 
 static void pipe_params(pipe *pp) {
   memset(&pp->p, 0, sizeof pp->p);
@@ -213,8 +175,8 @@ static int pipe_verify(pipe *pp, const char *what) {
         const float *e = (const float *)(c->exp.data[pl] + c->exp.pitch[pl] * (size_t)y);
         const uint16_t *g = (const uint16_t *)(c->got.data[pl] + c->got.pitch[pl] * (size_t)y);
         for (int x = 0; x < pp->z.dw; x++) {
-          double r = e[x], v = half_to_float(g[x]);
-          double tol = 1e-5 * (1 + fabs(r)) + half_ulp_half(fmax(fabs(r), fabs(v)));
+          double r = e[x], v = ref_f16_to_f32(g[x]);
+          double tol = 1e-5 * (1 + fabs(r)) + 0.5 * ref_f16_ulp(fmax(fabs(r), fabs(v)));
           CHECK_MSG(isfinite(v) && fabs(v - r) <= tol,
                     "%s: camera %d of %d, %dx%d -> %dx%d -> %dx%d, matrix %d range %d bgr %d: "
                     "plane %d (%d, %d): FP16 0x%04x = %.9g, reference %.9g (tolerance %.3g)",
@@ -245,10 +207,18 @@ static const pipe_size pipe_sizes[] = {
 };
 #define PIPE_NSIZES (sizeof pipe_sizes / sizeof pipe_sizes[0])
 
-static int pipe_open(jet_context *ctx, jet_stream *st) {
+/* @programmatic: jetrt's kernels on @st launch with programmatic dependent
+ * launch (each one's blocks may start while its predecessor drains). */
+static int pipe_open(jet_context *ctx, jet_stream *st, int programmatic) {
   CHECK_OK(jt_context(ctx, 0));
   jet_stream_desc sd = {JET_STREAM_NON_BLOCKING, 0};
   CHECK_OK(jet_stream_create(*ctx, &sd, st));
+  if (programmatic) {
+    CHECK_OK(jet_stream_set_programmatic(*st, 1));
+    int on = 0;
+    CHECK_OK(jet_stream_get_programmatic(*st, &on));
+    CHECK(on == 1);
+  }
   return 0;
 }
 
@@ -258,18 +228,18 @@ static int pipe_close(jet_context ctx, jet_stream st) {
   return 0;
 }
 
-static int pipe_single(void) {
+static int pipe_single(int programmatic) {
   jet_context ctx;
   jet_stream st;
-  CHECK(pipe_open(&ctx, &st) == 0);
+  CHECK(pipe_open(&ctx, &st, programmatic) == 0);
   for (size_t i = 0; i < PIPE_NSIZES; i++) CHECK(pipe_case(ctx, st, 1, pipe_sizes[i], 0) == 0);
   return pipe_close(ctx, st);
 }
 
-static int pipe_batched(void) {
+static int pipe_batched(int programmatic) {
   jet_context ctx;
   jet_stream st;
-  CHECK(pipe_open(&ctx, &st) == 0);
+  CHECK(pipe_open(&ctx, &st, programmatic) == 0);
   /* one camera through the batched calls, the sample's four 1080p cameras,
    * odd sizes, and a full batch of small frames */
   CHECK(pipe_case(ctx, st, 1, pipe_sizes[4], 1) == 0);
@@ -283,10 +253,10 @@ static int pipe_batched(void) {
 
 /* Captured once, replayed on new frames: each replay reads the inputs as
  * they are at launch and writes the whole output again. */
-static int pipe_graph(void) {
+static int pipe_graph(int programmatic) {
   jet_context ctx;
   jet_stream st;
-  CHECK(pipe_open(&ctx, &st) == 0);
+  CHECK(pipe_open(&ctx, &st, programmatic) == 0);
   for (int batched = 0; batched < 2; batched++) {
     pipe pp;
     CHECK(pipe_alloc(ctx, &pp, batched ? 4 : 1, pipe_sizes[4]) == 0);
@@ -311,31 +281,30 @@ static int pipe_graph(void) {
   return pipe_close(ctx, st);
 }
 
-#endif /* JET_TEST_HAVE_PIPELINE */
-
 TEST(gpu_pipeline_chain_single) {
   REQUIRE_GPU();
-#if JET_TEST_HAVE_PIPELINE
-  return pipe_single();
-#else
-  SKIP(PIPE_SKIP_WHY);
-#endif
+  return pipe_single(0);
 }
 
 TEST(gpu_pipeline_chain_batched) {
   REQUIRE_GPU();
-#if JET_TEST_HAVE_PIPELINE
-  return pipe_batched();
-#else
-  SKIP(PIPE_SKIP_WHY);
-#endif
+  return pipe_batched(0);
 }
 
 TEST(gpu_pipeline_chain_graph_replay) {
   REQUIRE_GPU();
-#if JET_TEST_HAVE_PIPELINE
-  return pipe_graph();
-#else
-  SKIP(PIPE_SKIP_WHY);
-#endif
+  return pipe_graph(0);
+}
+
+/* The same chains with programmatic dependent launch (SM 9.0+): every
+ * kernel must still wait for its predecessor's output, in streams and in a
+ * captured graph (programmatic edges). */
+TEST(gpu_pipeline_chain_programmatic) {
+  REQUIRE_GPU();
+  jet_platform_info info;
+  CHECK_OK(jet_device_query(0, &info));
+  if (info.cc_major < 9) SKIP("programmatic dependent launch needs SM 9.0 or newer");
+  CHECK(pipe_single(1) == 0);
+  CHECK(pipe_batched(1) == 0);
+  return pipe_graph(1);
 }

@@ -369,3 +369,43 @@ TEST(gpu_badarg_stream_wrong_context) {
   CHECK_OK(jet_context_destroy(b));
   return 0;
 }
+
+/* jet_stream_set_programmatic / _get on fake contexts: refusals before any
+ * CUDA call, SM 9.0 and newer only, the flag per stream. */
+TEST(badarg_stream_programmatic) {
+  struct jet_context_s hopper, orin;
+  CHECK(jt_fake_context(&hopper, "desktop") && jt_fake_context(&orin, "orin"));
+  orin.info.cc_major = 8;
+  orin.info.cc_minor = 7;
+  jet_stream hs, os;
+  CHECK_OK(jet_context_default_stream(&hopper, JET_STREAM_PER_THREAD, &hs));
+  CHECK_OK(jet_context_default_stream(&orin, JET_STREAM_PER_THREAD, &os));
+  int on = -1;
+  CHECK_ST(jet_stream_set_programmatic(NULL, 1), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_stream_get_programmatic(NULL, &on), JET_STATUS_INVALID_HANDLE);
+  CHECK_ST(jet_stream_get_programmatic(hs, NULL), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_stream_set_programmatic(hs, 2), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_ST(jet_stream_set_programmatic(hs, -1), JET_STATUS_INVALID_ARGUMENT);
+  CHECK_OK(jet_stream_get_programmatic(hs, &on));
+  CHECK(on == 0);
+  CHECK_OK(jet_stream_set_programmatic(hs, 1));
+  CHECK_OK(jet_stream_get_programmatic(hs, &on));
+  CHECK(on == 1);
+  /* below SM 9.0: refused, the flag left off; turning it off is fine */
+  CHECK_ST(jet_stream_set_programmatic(os, 1), JET_STATUS_UNSUPPORTED);
+  CHECK(strstr(jet_last_error()->message, "9.0") != NULL);
+  CHECK_OK(jet_stream_get_programmatic(os, &on));
+  CHECK(on == 0);
+  CHECK_OK(jet_stream_set_programmatic(os, 0));
+  /* the other stream of the first context is untouched */
+  jet_stream legacy;
+  CHECK_OK(jet_context_default_stream(&hopper, JET_STREAM_LEGACY, &legacy));
+  CHECK_OK(jet_stream_get_programmatic(legacy, &on));
+  CHECK(on == 0);
+  CHECK_OK(jet_stream_set_programmatic(hs, 0));
+  CHECK_OK(jet_stream_get_programmatic(hs, &on));
+  CHECK(on == 0);
+  jt_fake_context_done(&hopper);
+  jt_fake_context_done(&orin);
+  return 0;
+}
