@@ -225,22 +225,10 @@ static long rows_sampled(int dn, int sn) {
   return c;
 }
 
-static void letterbox(int sw, int sh, int dw, int dh, int *cw, int *ch) {
-  if ((long long)dw * sh <= (long long)dh * sw) {
-    *cw = dw;
-    long long v = ((long long)sh * dw + sw / 2) / sw;
-    *ch = v < 1 ? 1 : (int)v;
-  } else {
-    *ch = dh;
-    long long v = ((long long)sw * dh + sh / 2) / sh;
-    *cw = v < 1 ? 1 : (int)v;
-  }
-}
-
 static void stage_bytes(camset *cs) {
   double wh = (double)PL_W * PL_H;
-  int cw, ch;
-  letterbox(PL_RW, PL_RH, PL_DW, PL_DH, &cw, &ch);
+  int ox, oy, cw, ch;
+  ref_letterbox_rect(PL_RW, PL_RH, PL_DW, PL_DH, 1, &ox, &oy, &cw, &ch);
   double per[NSTAGES] = {
       1.5 * wh + 4.0 * wh,
       8.0 * wh,
