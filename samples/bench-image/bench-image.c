@@ -82,6 +82,7 @@
 #include <cuda_runtime_api.h>
 
 #include "bench-image.h"
+#include "sample_bytes.h"
 
 #ifndef JET_BENCH_HAVE_NPP
 #define JET_BENCH_HAVE_NPP 0
@@ -302,34 +303,6 @@ static double image_bytes(jet_format f, int f16, int w, int h) {
 
 /* ------------------------------------------------------------------ bytes */
 
-/* Source rows sampled when @sn rows become @dn (color_coeffs.h rules). */
-static long rows_sampled(int interp, int dn, int sn, unsigned char *used) {
-  memset(used, 0, (size_t)sn);
-  for (int d = 0; d < dn; d++) {
-    if (interp == JET_INTERP_NEAREST) {
-      used[((2LL * d + 1) * sn) / (2LL * dn)] = 1;
-    } else if (interp == JET_INTERP_AREA) {
-      long long lo = (long long)d * sn, hi = (long long)(d + 1) * sn;
-      for (long long i = lo / dn; i * dn < hi && i < sn; i++) used[i] = 1;
-    } else { /* bilinear: both taps, unless a weight is zero */
-      long long n = (2LL * d + 1) * sn - dn, den = 2LL * dn, x0 = 0, ax = 0;
-      if (n > 0) {
-        x0 = n / den;
-        ax = n % den;
-      }
-      if (x0 >= sn - 1) {
-        x0 = sn - 1;
-        ax = 0;
-      }
-      used[x0] = 1;
-      if (ax) used[x0 + 1] = 1;
-    }
-  }
-  long c = 0;
-  for (int i = 0; i < sn; i++) c += used[i];
-  return c;
-}
-
 /* Letterbox content rectangle (tests/ref/ref_image.h). */
 static void letterbox(int sw, int sh, int dw, int dh, int *cw, int *ch) {
   if ((long long)dw * sh <= (long long)dh * sw) {
@@ -352,7 +325,7 @@ static double cfg_bytes(const bench_cfg *c) {
   if (!used) return 0;
   switch (c->op) {
     case BOP_RESIZE:
-    case BOP_RESIZE_BATCH: b = row * rows_sampled(c->interp, c->dh, c->h, used) + dst; break;
+    case BOP_RESIZE_BATCH: b = row * jet_sample_rows_sampled(c->interp, c->dh, c->h, used) + dst; break;
     case BOP_REMAP: b = src + 8.0 * c->dw * c->dh + dst; break;
     case BOP_REDUCE: b = src; break;
     case BOP_HIST: b = src + 1024; break;
@@ -360,7 +333,7 @@ static double cfg_bytes(const bench_cfg *c) {
     case BOP_DNN_BATCH: {
       int cw = c->dw, ch = c->dh;
       if (c->letterbox) letterbox(c->w, c->h, c->dw, c->dh, &cw, &ch);
-      long rows = rows_sampled(JET_INTERP_LINEAR, ch, c->h, used), chroma = 0;
+      long rows = jet_sample_rows_sampled(JET_INTERP_LINEAR, ch, c->h, used), chroma = 0;
       if (c->src == JET_FORMAT_NV12) {
         for (int r = 0; r + 1 < c->h; r += 2) chroma += used[r] | used[r + 1];
         b = (double)c->w * (double)(rows + chroma) + dst;

@@ -76,6 +76,7 @@
 
 #include "jetrt.h"
 #include "pipeline.h"
+#include "sample_bytes.h"
 #include "ref_image.h"
 
 #ifndef JET_PIPELINE_HAVE_NPP
@@ -202,25 +203,11 @@ static int jet_fail(const char *what, jet_status s, char *err, size_t n) {
 
 /* ------------------------------------------------------------------ bytes */
 
-/* Source rows bilinear samples when @sn rows become @dn (color_coeffs.h). */
+/* Source rows bilinear resizing reads when @sn rows become @dn. */
 static long rows_sampled(int dn, int sn) {
-  unsigned char *used = calloc((size_t)sn, 1);
+  unsigned char *used = malloc((size_t)sn);
   if (!used) return sn;
-  for (int d = 0; d < dn; d++) {
-    long long num = (2LL * d + 1) * sn - dn, den = 2LL * dn, x0 = 0, ax = 0;
-    if (num > 0) {
-      x0 = num / den;
-      ax = num % den;
-    }
-    if (x0 >= sn - 1) {
-      x0 = sn - 1;
-      ax = 0;
-    }
-    used[x0] = 1;
-    if (ax) used[x0 + 1] = 1;
-  }
-  long c = 0;
-  for (int i = 0; i < sn; i++) c += used[i];
+  long c = jet_sample_rows_sampled(JET_INTERP_LINEAR, dn, sn, used);
   free(used);
   return c;
 }
