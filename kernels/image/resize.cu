@@ -25,6 +25,10 @@
  * destination is 1020 blocks, about one full wave of 8 blocks on each of an
  * H100's 132 SMs, where 32-row tiles left half of every SM idle.
  *
+ * 8-bit enlarging with aligned source rows has its own kernels
+ * (jet_resize_u8c{1,3,4}_up_*, see resize_up): a thread walks up to
+ * JET_RS_ROWS_UP consecutive rows and takes each source row's taps once.
+ *
  * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
  * p.img[blockIdx.z] its planes; a single resize is a batch of one.
  *
@@ -81,6 +85,32 @@ __device__ __forceinline__ float df_value(df a) { return __fadd_rn(a.hi, a.lo); 
 
 /* ------------------------------------------------------------ coordinates */
 
+/* n / d, exactly, for n < 2^32 and d >= 2 with inv = floor(2^32 / d): the
+ * estimate umulhi(n, inv) is q or q - 1 (inv > 2^32/d - 1 and n < 2^32), so
+ * one correction step gives q; a few instructions instead of a division. */
+__device__ __forceinline__ u32 div_inv(u32 n, u32 d, u32 inv) {
+  const u32 q = __umulhi(n, inv);
+  return q + (n - q * d >= d ? 1u : 0u);
+}
+
+/* lin_coord of an axis where it fits 32 bits, with inv = floor(2^32 /
+ * (2 * dn)): its two divisions by 2 * dn as div_inv (same integers). */
+__device__ __forceinline__ void lin_coord_inv(int d, int dn, int sn, u32 inv, int &s0, int &frac) {
+  const long long n = (2LL * d + 1) * sn - dn;
+  u32 x0 = 0, ax = 0;
+  if (n > 0) {
+    const u32 un = (u32)n, ud = 2u * (u32)dn;
+    x0 = div_inv(un, ud, inv);
+    ax = div_inv((un - x0 * ud) << JET_RESIZE_FRAC_BITS, ud, inv);
+  }
+  if ((int)x0 >= sn - 1) {
+    x0 = (u32)(sn - 1);
+    ax = 0;
+  }
+  s0 = (int)x0;
+  frac = (int)ax;
+}
+
 __device__ __forceinline__ int nearest_index(int d, int dn, int sn, bool fit32) {
   if (fit32) return (int)((u32)(2 * d + 1) * (u32)sn / (2u * (u32)dn));
   return (int)(((2LL * d + 1) * sn) / (2LL * dn));
@@ -100,12 +130,15 @@ __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx,
     int d = col ? bx + i : by + (i - tw);
     int dn = col ? p.dw : p.dh, sn = col ? p.sw : p.sh;
     bool f32 = col ? fx32 : fy32;
+    const u32 inv = col ? p.inv_w : p.inv_h;
     d = min(d, dn - 1);
     int s = 0, f = 0;
     if (MODE == MODE_NEAREST)
-      s = nearest_index(d, dn, sn, f32);
+      s = f32 ? (int)div_inv((u32)(2 * d + 1) * (u32)sn, 2u * (u32)dn, inv) : nearest_index(d, dn, sn, false);
+    else if (MODE == MODE_LINEAR && f32)
+      lin_coord_inv(d, dn, sn, inv, s, f);
     else if (MODE == MODE_LINEAR)
-      lin_coord(d, dn, sn, f32, s, f);
+      lin_coord(d, dn, sn, false, s, f);
     else
       s = (int)(((long long)d * (col ? p.rsw : p.rsh)) / (col ? p.rdw : p.rdh));
     if (col) {
@@ -123,14 +156,6 @@ __device__ __forceinline__ void fill_tables(const jet__resize_params &p, int bx,
 __device__ __forceinline__ u32 area_w(long long i, long long rdn, long long lo, long long hi) {
   long long a = i * rdn, b = a + rdn;
   return (u32)((b < hi ? b : hi) - (a > lo ? a : lo));
-}
-
-/* n / d, exactly, for n < 2^32 and d >= 2 with inv = floor(2^32 / d): the
- * estimate umulhi(n, inv) is q or q - 1 (inv > 2^32/d - 1 and n < 2^32), so
- * one correction step gives q; a few instructions instead of a division. */
-__device__ __forceinline__ u32 div_inv(u32 n, u32 d, u32 inv) {
-  const u32 q = __umulhi(n, inv);
-  return q + (n - q * d >= d ? 1u : 0u);
 }
 
 /* ------------------------------------------------------------ pixel access */
@@ -502,6 +527,183 @@ __device__ __forceinline__ void area_int(const jet__resize_params &p) {
   else
     area_int_u8<C, 4>(p, im, x, y);
 }
+
+/* 8-bit enlarging (dw >= sw and dh >= sh), nearest and bilinear, 4-byte
+ * aligned source rows (jet_resize_u8c{1,3,4}_up_*, chosen by the launcher).
+ * These are bound by instruction issue, not memory, so every step counts:
+ * - a block's 256 threads sit side by side, so that each destination row
+ *   of a tile is one contiguous stretch of 256*G pixels (DRAM pages stay
+ *   open, as in a copy);
+ * - a thread keeps its G pixels' columns (G = 4 for 1 and 3 channels, 1 for
+ *   4) and walks p.rows consecutive destination rows; a source row's
+ *   horizontal taps are taken once, when it enters the walk (an enlarging
+ *   walk meets each source row once or twice);
+ * - taps come from whole words: 1 channel, one 8-byte window per row for
+ *   all 4 pixels (a step of at most one source pixel per destination pixel
+ *   keeps them in 8 bytes); 3 channels, 3 words per pixel shifted to its
+ *   first byte; 4 channels, the pixel pair;
+ * - a tap pair is one byte permutation, and the horizontal sum
+ *   (ONE - ax) * a + ax * b one 2-way dot product (__dp2a_lo);
+ * - the vertical step is resize_u8's, with weights and rounding term scaled
+ *   by 4 (the sum stays under 2^32), so the 8-bit result is the sum's top
+ *   byte and four results pack with byte permutations.
+ * The results are resize_u8's integers. Tiles of 256*G x p.rows. */
+#define RU JET_RS_ROWS_UP
+
+/* Byte 3 of each of four words, packed into one word. */
+__device__ __forceinline__ u32 top_bytes(u32 a, u32 b, u32 c, u32 d) {
+  return __byte_perm(__byte_perm(a, b, 0x73), __byte_perm(c, d, 0x73), 0x5410);
+}
+
+/* Store n (<= G) pixels of C bytes held in words (byte k in w[k / 4]);
+ * whole words where aligned. */
+template <int C, int G>
+__device__ __forceinline__ void st_words(u8 *q, const u32 *w, int n, int vec) {
+  if (vec && n == G) {
+#pragma unroll
+    for (int k = 0; k < G * C / 4; k++) ((u32 *)q)[k] = w[k];
+  } else {
+#pragma unroll
+    for (int i = 0; i < G * C; i++)
+      if (i < n * C) q[i] = (u8)(w[i / 4] >> (8 * (i % 4)));
+  }
+}
+
+template <int C, int MODE>
+__device__ __forceinline__ void resize_up(const jet__resize_params &p) {
+  constexpr int G = C == 4 ? 1 : 4, W = G * C;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  const u8 *const src = im.src;
+  const u64 sp = im.src_pitch, dp = im.dst_pitch;
+  constexpr int TW = TX * TY * G;
+  __shared__ int xs[TW], xa[TW], ys[RU], ya[RU];
+  const int rows = p.rows; /* 1..RU, uniform */
+  int bx, by;
+  tile_of(p.dw, TW, bx, by, rows);
+  fill_tables<MODE, RU>(p, bx, by, TW, xs, xa, ys, ya, rows);
+  __syncthreads();
+  const int lx = (threadIdx.y * TX + threadIdx.x) * G, x = bx + lx;
+  const int nr = min(rows, p.dh - by);
+  if (x >= p.dw || nr <= 0) return;
+  const int n = min(G, p.dw - x);
+  /* last word that holds a byte of a source row: loads past it are clamped
+   * to it (their bytes are never selected), so no load leaves the row */
+  const u32 last = (u32)(C * p.sw - 1) >> 2;
+  u32 wgt[G], sel[G], wi[G], fs[G];
+#pragma unroll
+  for (int g = 0; g < G; g++) {
+    const int x0 = xs[lx + g], x1 = MODE == MODE_LINEAR ? min(x0 + 1, p.sw - 1) : x0;
+    wgt[g] = (u32)(JET_RESIZE_ONE - xa[lx + g]) | ((u32)xa[lx + g] << 16);
+    if (C == 1) {
+      wi[g] = (u32)xs[lx] >> 2; /* the window of all 4 pixels */
+      const u32 o0 = (u32)x0 - (wi[g] << 2), o1 = (u32)x1 - (wi[g] << 2);
+      sel[g] = MODE == MODE_LINEAR ? o0 | o1 << 4 : o0;
+    } else if (C == 3) {
+      wi[g] = (u32)(3 * x0) >> 2;
+      fs[g] = 8u * ((u32)(3 * x0) & 3u);
+      sel[g] = 3u * (u32)(x1 - x0); /* 0 at the right edge */
+    } else {
+      wi[g] = (u32)x0;
+      sel[g] = (u32)x1;
+    }
+  }
+  const bool pair = C == 4 && sel[0] == wi[0] + 1 && (wi[0] & 1) == 0 &&
+                    (((unsigned long long)src | sp) & 7) == 0;
+  /* h: linear, the horizontal sums of the walk's rows y0 and y0 + 1, one
+   * per byte; nearest, the source bytes of the row, packed */
+  u32 h0[W], h1[W];
+  auto hrow = [&](int j, u32 *h) {
+    const u32 *row = (const u32 *)(src + (u64)j * sp);
+    if (C == 1) {
+      const u32 w0 = __ldg(row + wi[0]), w1 = __ldg(row + min(wi[0] + 1, last));
+      if (MODE == MODE_NEAREST) {
+        h[0] = __byte_perm(w0, w1, sel[0] | (sel[1] << 4) | (sel[2] << 8) | (sel[3] << 12));
+      } else {
+#pragma unroll
+        for (int g = 0; g < G; g++) h[g] = __dp2a_lo(wgt[g], __byte_perm(w0, w1, sel[g]), 0u);
+      }
+    } else if (C == 3) {
+#pragma unroll
+      for (int g = 0; g < G; g++) {
+        const u32 w0 = __ldg(row + wi[g]), w1 = __ldg(row + min(wi[g] + 1, last));
+        const u32 lo = __funnelshift_r(w0, w1, fs[g]);
+        if (MODE == MODE_NEAREST) {
+          h[g] = lo;
+        } else {
+          const u32 w2 = __ldg(row + min(wi[g] + 2, last));
+          const u32 hi = __funnelshift_r(w1, w2, fs[g]);
+#pragma unroll
+          for (int c = 0; c < 3; c++)
+            h[g * 3 + c] = __dp2a_lo(wgt[g], __byte_perm(lo, hi, (u32)c | (((u32)c + sel[g]) << 4)), 0u);
+        }
+      }
+    } else if (MODE == MODE_NEAREST) {
+      h[0] = __ldg(row + wi[0]);
+    } else {
+      u32 a, b;
+      ld_pair((const u8 *)row, (int)wi[0], (int)sel[0], pair, a, b);
+#pragma unroll
+      for (int c = 0; c < 4; c++) h[c] = __dp2a_lo(wgt[0], __byte_perm(a, b, (u32)c | ((4u + c) << 4)), 0u);
+    }
+  };
+  u8 *q = im.dst + (u64)by * dp + (u64)x * C;
+  const int *const yr = ys, *const ar = ya;
+  {
+    /* the walk's loads would wait on DRAM one row at a time: ask L2 for all
+     * its source rows first (one line per thread and row; a warp's lines
+     * cover its stretch) */
+    const int jl = min(yr[nr - 1] + (MODE == MODE_LINEAR), p.sh - 1);
+    const u8 *pf = src + (u64)yr[0] * sp + 4u * (u64)wi[0];
+    for (int j = yr[0]; j <= jl; j++, pf += sp) asm volatile("prefetch.global.L2 [%0];" ::"l"(pf));
+  }
+  int cur = -2; /* source row of h0 (none yet: y0 == cur + 1 must not hold) */
+#pragma unroll 1
+  for (int r = 0; r < nr; r++, q += dp) {
+    const int y0 = yr[r];
+    if (y0 != cur) {
+      if (MODE == MODE_LINEAR && y0 == cur + 1) {
+#pragma unroll
+        for (int k = 0; k < W; k++) h0[k] = h1[k];
+      } else {
+        hrow(y0, h0);
+      }
+      if (MODE == MODE_LINEAR) hrow(min(y0 + 1, p.sh - 1), h1);
+      cur = y0;
+    }
+    u32 w[W / 4];
+    if (MODE == MODE_LINEAR) {
+      /* 4 * ((ONE - ay) * h0 + ay * h1 + 2^21) <= 4 * (2^11 * 255 * 2^11 + 2^21) < 2^32 */
+      const u32 a4 = (u32)ar[r] << 2, b4 = ((u32)JET_RESIZE_ONE << 2) - a4;
+      u32 t[W];
+#pragma unroll
+      for (int k = 0; k < W; k++) t[k] = h0[k] * b4 + (h1[k] * a4 + (1u << (2 * JET_RESIZE_FRAC_BITS + 1)));
+#pragma unroll
+      for (int i = 0; i < W / 4; i++) w[i] = top_bytes(t[4 * i], t[4 * i + 1], t[4 * i + 2], t[4 * i + 3]);
+    } else if (C == 3) {
+      w[0] = __byte_perm(h0[0], h0[1], 0x4210);
+      w[1] = __byte_perm(h0[1], h0[2], 0x5421);
+      w[2] = __byte_perm(h0[2], h0[3], 0x6542);
+    } else {
+      w[0] = h0[0];
+    }
+    st_words<C, G>(q, w, n, p.dst_vec);
+  }
+}
+
+/* min blocks: 4 (64 registers) fits all but 3-channel bilinear, whose 24
+ * sums spill there; it gets 3 */
+#define RESIZE_UP(C, MODE, mname, MINB)                                                            \
+  extern "C" __global__ void __launch_bounds__(TX * TY, MINB)                                      \
+      jet_resize_u8c##C##_up_##mname(jet__resize_params p) {                                       \
+    jet_pdl_enter();                                                                               \
+    resize_up<C, MODE>(p);                                                                         \
+  }
+RESIZE_UP(1, MODE_NEAREST, nearest, 4)
+RESIZE_UP(1, MODE_LINEAR, linear, 4)
+RESIZE_UP(3, MODE_NEAREST, nearest, 4)
+RESIZE_UP(3, MODE_LINEAR, linear, 3)
+RESIZE_UP(4, MODE_NEAREST, nearest, 4)
+RESIZE_UP(4, MODE_LINEAR, linear, 4)
 
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {

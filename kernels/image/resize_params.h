@@ -16,6 +16,9 @@
 #define JET_RS_ROWS 4
 /* Rows per thread of the RGBA8 fast resize kernels (jet_resize_u8c4v_*). */
 #define JET_RS_ROWS_C4 2
+/* Most rows per thread of the 8-bit enlarging kernels (jet_resize_u8c*_up_*),
+ * whose tiles are JET_RS_TX * JET_RS_TY groups wide and rows high. */
+#define JET_RS_ROWS_UP 32
 
 /* Most image pairs of one resize launch (JET_IMAGE_BATCH_MAX). */
 #define JET_RS_BATCH 16
@@ -32,6 +35,9 @@ typedef struct jet__resize_image {
 typedef struct jet__resize_params {
   int sw, sh, dw, dh;
   int src_vec, dst_vec; /* 1: 4-byte accesses of pixels are aligned (pointer and pitch) in every pair */
+  /* floor(2^32 / (2 * dw)), floor(2^32 / (2 * dh)): the nearest and bilinear
+   * coordinate divisions by reciprocal, on axes where they fit 32 bits */
+  unsigned inv_w, inv_h;
   /* area: sizes divided by gcd(sw, dw) and gcd(sh, dh); area_d = rsw * rsh;
    * area_wide: 1 when 8-bit sums need 64 bits (510 * area_d + area_d >= 2^32) */
   int rsw, rdw, rsh, rdh;
@@ -42,7 +48,8 @@ typedef struct jet__resize_params {
   int area32;
   unsigned area_inv;
   /* rows per thread (1..JET_RS_ROWS) of the tiled kernels (all but the RGBA8
-   * fast ones), tiles of JET_RS_TY * rows rows */
+   * fast ones and area_int; 1..JET_RS_ROWS_UP for the enlarging ones), tiles
+   * of JET_RS_TY * rows rows */
   int rows;
   int count; /* pairs in img (= gridDim.z) */
   jet__resize_image img[JET_RS_BATCH];

@@ -40,12 +40,12 @@ static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
   return a;
 }
 
-/* Blocks along grid x, one per tile of @tile_w x (TY * @rows) pixels; grid
- * z is the pair of a batch. */
-static jet_status grid_for(int dw, int dh, int tile_w, int rows, int count, jet_dim3 *grid,
+/* Blocks along grid x, one per tile of @tile_w x @tile_h pixels; grid z is
+ * the pair of a batch. */
+static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, jet_dim3 *grid,
                            const char *fn) {
   unsigned long long tx = ((unsigned long long)dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
-  unsigned long long th = (unsigned long long)JET_RS_TY * (unsigned)rows;
+  unsigned long long th = (unsigned)tile_h;
   unsigned long long ty = ((unsigned long long)dh + th - 1) / th;
   if (tx * ty > 0x7fffffffull)
     return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
@@ -77,6 +77,13 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
 
   int channels, is_float;
   const char *kind = pixel_kind(sl->format, &channels, &is_float);
+  if (interp == JET_INTERP_NEAREST && sl->format == JET_FORMAT_GRAYF32) {
+    /* nearest only moves whole pixels: a 4-byte float is moved as an RGBA8
+     * pixel (bit for bit), by the RGBA8 kernels */
+    kind = "u8c4";
+    is_float = 0;
+    channels = 4;
+  }
   jet__resize_params p;
   memset(&p, 0, sizeof p);
   p.sw = sl->width;
@@ -84,6 +91,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   p.dw = dl->width;
   p.dh = dl->height;
   p.count = count;
+  p.inv_w = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dw));
+  p.inv_h = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dh));
   /* one path for the whole launch: 4-byte accesses only where every pair allows them */
   p.src_vec = p.dst_vec = 1;
   for (int i = 0; i < count; i++) {
@@ -113,14 +122,16 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
   /* RGBA8 fast kernels: aligned rows; area only for integer factors whose
    * box sum fits the packed 16-bit lanes (kx*ky <= 256) */
-  int rows = JET_RS_ROWS;
+  int rows = JET_RS_ROWS, fixed_rows = 0, up = 0; /* fixed: the kernel's own rows, not p.rows */
   if (channels == 4 && !is_float && p.src_vec && p.dst_vec) {
     if (interp != JET_INTERP_AREA) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_%s", mode_names[interp]);
       rows = JET_RS_ROWS_C4;
+      fixed_rows = 1;
     } else if (p.rdw == 1 && p.rdh == 1 && p.area_d <= 256) {
       snprintf(name, sizeof name, "jet_resize_u8c4v_area_int");
       rows = JET_RS_ROWS_C4;
+      fixed_rows = 1;
     }
   }
   /* 1 and 3 channels, integer factors 2..4 across, aligned source rows,
@@ -129,21 +140,37 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       p.rdw == 1 && p.rdh == 1 && p.rsw >= 2 && p.rsw <= 4) {
     snprintf(name, sizeof name, "jet_resize_%s_area_int", kind);
     rows = 1;
+    fixed_rows = 1;
+  }
+  /* 8-bit enlarging with aligned source rows: kernels that walk rows and
+   * take each source row's taps once (rows adapt as for the tiled ones) */
+  if (!is_float && interp != JET_INTERP_AREA && p.src_vec && p.dw >= p.sw && p.dh >= p.sh) {
+    snprintf(name, sizeof name, "jet_resize_%s_up_%s", kind, mode_names[interp]);
+    rows = JET_RS_ROWS_UP;
+    fixed_rows = 0;
+    up = 1;
   }
   int group = (!is_float && channels != 4) ? 4 : 1;
+  /* tiles: TX groups by TY * rows rows; the enlarging kernels' threads sit
+   * side by side, TX * TY groups by rows rows */
+  int tile_w = JET_RS_TX * group, row_mul = JET_RS_TY;
+  if (up) {
+    tile_w *= JET_RS_TY;
+    row_mul = 1;
+  }
   jet_dim3 grid;
-  if (rows == JET_RS_ROWS) {
+  if (!fixed_rows) {
     /* fewer rows per thread until there are 8 blocks per SM (or 1 row) */
     unsigned long long sms = src[0]->h.ctx->info.sm_count > 0 ? (unsigned)src[0]->h.ctx->info.sm_count : 1u;
-    unsigned long long tx = ((unsigned long long)p.dw + JET_RS_TX * group - 1) / (JET_RS_TX * group);
+    unsigned long long tx = ((unsigned long long)p.dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
     while (rows > 1) {
-      unsigned long long th = (unsigned long long)JET_RS_TY * (unsigned)rows;
+      unsigned long long th = (unsigned long long)row_mul * (unsigned)rows;
       if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * 8) break;
       rows /= 2;
     }
   }
   p.rows = rows;
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX * group, rows, count, &grid, fn));
+  JET__TRY(grid_for(p.dw, p.dh, tile_w, row_mul * rows, count, &grid, fn));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
   void *args[] = {&p};
@@ -255,7 +282,7 @@ jet_status jet_remap(jet_stream stream, jet_image src, jet_image dst, const floa
   char name[32];
   snprintf(name, sizeof name, "jet_remap_%s", kind);
   jet_dim3 grid;
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_ROWS, 1, &grid, __func__));
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_TY * JET_RS_ROWS, 1, &grid, __func__));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
   void *args[] = {&p};

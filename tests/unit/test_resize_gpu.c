@@ -21,12 +21,14 @@ static int is_float_format(jet_format f) {
 
 /* Layouts: 0 both created; 1 wrapped, padded, 4-byte aligned (vector
  * paths); 2 wrapped with odd pitches and shifted pointers (8-bit scalar
- * paths; float formats stay element-aligned). */
+ * paths; float formats stay element-aligned); 3 wrapped, pitch = row bytes
+ * (vector paths where the row is whole words, with no slack after a row). */
 static void layout(int which, jet_format f, long *extra, size_t *shift, int dst) {
   int fl = is_float_format(f);
   switch (which) {
     case 0: *extra = -1; *shift = 0; break;
     case 1: *extra = dst ? 12 : 64; *shift = 0; break;
+    case 3: *extra = 0; *shift = 0; break;
     default:
       *extra = dst ? 7 : 13;
       *shift = fl ? (dst ? 8 : 4) : (dst ? 3 : 1);
@@ -169,6 +171,34 @@ TEST(gpu_resize_rgba8_fast_paths) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (int which = 0; which < 3; which++)
       CHECK(resize_case(ctx, st, JET_FORMAT_RGBA8, cases[i], (jet_interp)cases[i][4], which) == 0);
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* The 8-bit enlarging kernels (dw >= sw, dh >= sh, aligned source rows):
+ * factors 2, 3/2, 4/3 and large ones, one axis only, identity, right edges
+ * where the last group is partial or its window would pass the row's last
+ * word, and tight pitches; in every layout (2 takes the tiled kernels). */
+TEST(gpu_resize_enlarge_paths) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {
+      {1, 1, 7, 5},    {3, 2, 6, 4},      {4, 3, 8, 6},     {5, 3, 10, 6},      {6, 4, 9, 6},
+      {8, 4, 8, 11},   {9, 7, 12, 7},     {12, 5, 16, 5},   {13, 3, 1000, 4},   {4, 2, 4, 2},
+      {7, 9, 29, 31},  {640, 360, 1280, 720}, {640, 361, 1920, 1081}, {1280, 720, 1920, 1080},
+  };
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8, JET_FORMAT_BGR8};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++)
+      for (int m = 0; m < 2; m++)
+        for (int which = 0; which < 4; which++) {
+          if (cases[i][2] * cases[i][3] > 100000 && (f + (size_t)m + (size_t)which) % 2) continue;
+          CHECK(resize_case(ctx, st, fs[f], cases[i], (jet_interp)m, which) == 0);
+        }
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
