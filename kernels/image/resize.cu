@@ -569,6 +569,19 @@ __device__ __forceinline__ void st_words(u8 *q, const u32 *w, int n, int vec) {
   }
 }
 
+/* Word k of a source row of nb bytes (full = nb / 4 whole words): loaded
+ * whole inside the row, else assembled from its bytes (the last repeated;
+ * the kernels never select those), so no load passes the row's last byte,
+ * which may be the allocation's. */
+__device__ __forceinline__ u32 row_word(const u32 *row, u32 k, u32 full, u32 nb) {
+  if (k < full) return __ldg(row + k);
+  const u8 *b = (const u8 *)row;
+  u32 w = 0;
+#pragma unroll
+  for (u32 i = 0; i < 4; i++) w |= (u32)__ldg(b + min(4 * k + i, nb - 1)) << (8 * i);
+  return w;
+}
+
 template <int C, int MODE>
 __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
   constexpr int G = C == 4 ? 1 : 4, W = G * C;
@@ -586,9 +599,7 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
   const int nr = min(rows, p.dh - by);
   if (x >= p.dw || nr <= 0) return;
   const int n = min(G, p.dw - x);
-  /* last word that holds a byte of a source row: loads past it are clamped
-   * to it (their bytes are never selected), so no load leaves the row */
-  const u32 last = (u32)(C * p.sw - 1) >> 2;
+  const u32 nb = (u32)C * (u32)p.sw, full = nb >> 2; /* row_word's */
   u32 wgt[G], sel[G], wi[G], fs[G];
 #pragma unroll
   for (int g = 0; g < G; g++) {
@@ -615,7 +626,7 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
   auto hrow = [&](int j, u32 *h) {
     const u32 *row = (const u32 *)(src + (u64)j * sp);
     if (C == 1) {
-      const u32 w0 = __ldg(row + wi[0]), w1 = __ldg(row + min(wi[0] + 1, last));
+      const u32 w0 = row_word(row, wi[0], full, nb), w1 = row_word(row, wi[0] + 1, full, nb);
       if (MODE == MODE_NEAREST) {
         h[0] = __byte_perm(w0, w1, sel[0] | (sel[1] << 4) | (sel[2] << 8) | (sel[3] << 12));
       } else {
@@ -625,12 +636,12 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
     } else if (C == 3) {
 #pragma unroll
       for (int g = 0; g < G; g++) {
-        const u32 w0 = __ldg(row + wi[g]), w1 = __ldg(row + min(wi[g] + 1, last));
+        const u32 w0 = row_word(row, wi[g], full, nb), w1 = row_word(row, wi[g] + 1, full, nb);
         const u32 lo = __funnelshift_r(w0, w1, fs[g]);
         if (MODE == MODE_NEAREST) {
           h[g] = lo;
         } else {
-          const u32 w2 = __ldg(row + min(wi[g] + 2, last));
+          const u32 w2 = row_word(row, wi[g] + 2, full, nb);
           const u32 hi = __funnelshift_r(w1, w2, fs[g]);
 #pragma unroll
           for (int c = 0; c < 3; c++)
