@@ -530,7 +530,10 @@ __device__ __forceinline__ void area_int(const jet__resize_params &p) {
 
 /* 8-bit enlarging (dw >= sw and dh >= sh), nearest and bilinear, 4-byte
  * aligned source rows (jet_resize_u8c{1,3,4}_up_*, chosen by the launcher).
- * These are bound by instruction issue, not memory, so every step counts:
+ * An enlarging resize writes 2 to 4 bytes per byte read, at copy speed
+ * only if a thread spends few instructions per byte and never waits on DRAM
+ * (per-pixel taps ran at 75-79% issue slots busy, and then stalled on one
+ * row load at a time):
  * - a block's 256 threads sit side by side, so that each destination row
  *   of a tile is one contiguous stretch of 256*G pixels (DRAM pages stay
  *   open, as in a copy);
@@ -542,6 +545,7 @@ __device__ __forceinline__ void area_int(const jet__resize_params &p) {
  *   all 4 pixels (a step of at most one source pixel per destination pixel
  *   keeps them in 8 bytes); 3 channels, 3 words per pixel shifted to its
  *   first byte; 4 channels, the pixel pair;
+ * - the block asks L2 for all its source rows before the walk;
  * - a tap pair is one byte permutation, and the horizontal sum
  *   (ONE - ax) * a + ax * b one 2-way dot product (__dp2a_lo);
  * - the vertical step is resize_u8's, with weights and rounding term scaled
@@ -582,6 +586,11 @@ __device__ __forceinline__ u32 row_word(const u32 *row, u32 k, u32 full, u32 nb)
   return w;
 }
 
+template <bool B>
+struct flag_t {
+  static constexpr bool value = B;
+};
+
 template <int C, int MODE>
 __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
   constexpr int G = C == 4 ? 1 : 4, W = G * C;
@@ -620,13 +629,18 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
   }
   const bool pair = C == 4 && sel[0] == wi[0] + 1 && (wi[0] & 1) == 0 &&
                     (((unsigned long long)src | sp) & 7) == 0;
+  /* a thread whose words reach the row's last partial one loads through
+   * row_word; the others issue plain loads, all before they are used */
+  const bool edge = C != 4 && wi[G - 1] + (C == 3 && MODE == MODE_LINEAR ? 2u : 1u) >= full;
   /* h: linear, the horizontal sums of the walk's rows y0 and y0 + 1, one
    * per byte; nearest, the source bytes of the row, packed */
   u32 h0[W], h1[W];
-  auto hrow = [&](int j, u32 *h) {
+  auto hrow_at = [&](auto e, int j, u32 *h) {
+    constexpr bool EDGE = decltype(e)::value;
     const u32 *row = (const u32 *)(src + (u64)j * sp);
+    auto ldw = [&](u32 k) { return EDGE ? row_word(row, k, full, nb) : __ldg(row + k); };
     if (C == 1) {
-      const u32 w0 = row_word(row, wi[0], full, nb), w1 = row_word(row, wi[0] + 1, full, nb);
+      const u32 w0 = ldw(wi[0]), w1 = ldw(wi[0] + 1);
       if (MODE == MODE_NEAREST) {
         h[0] = __byte_perm(w0, w1, sel[0] | (sel[1] << 4) | (sel[2] << 8) | (sel[3] << 12));
       } else {
@@ -636,12 +650,12 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
     } else if (C == 3) {
 #pragma unroll
       for (int g = 0; g < G; g++) {
-        const u32 w0 = row_word(row, wi[g], full, nb), w1 = row_word(row, wi[g] + 1, full, nb);
+        const u32 w0 = ldw(wi[g]), w1 = ldw(wi[g] + 1);
         const u32 lo = __funnelshift_r(w0, w1, fs[g]);
         if (MODE == MODE_NEAREST) {
           h[g] = lo;
         } else {
-          const u32 w2 = row_word(row, wi[g] + 2, full, nb);
+          const u32 w2 = ldw(wi[g] + 2);
           const u32 hi = __funnelshift_r(w1, w2, fs[g]);
 #pragma unroll
           for (int c = 0; c < 3; c++)
@@ -656,6 +670,12 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
 #pragma unroll
       for (int c = 0; c < 4; c++) h[c] = __dp2a_lo(wgt[0], __byte_perm(a, b, (u32)c | ((4u + c) << 4)), 0u);
     }
+  };
+  auto hrow = [&](int j, u32 *h) {
+    if (edge)
+      hrow_at(flag_t<true>(), j, h);
+    else
+      hrow_at(flag_t<false>(), j, h);
   };
   u8 *q = im.dst + (u64)by * dp + (u64)x * C;
   const int *const yr = ys, *const ar = ya;
