@@ -335,7 +335,16 @@ function(jetrt_internal_kernels target kernels_dir)
   if(NOT JET_CUDA_PTX)
     set(ptx_arg PTX_ARCH NONE) # a firmware build: exact cubins only, nothing to JIT
   endif()
+  # Kernels that only add speed where general ones do the same work (today the
+  # 8-bit enlarging resize kernels) stay out of a compact build: the launchers
+  # take the general kernels there, with the same results.
+  option(JET_COMPACT_KERNELS "Leave out kernels that only add speed (size-bound firmware builds)" OFF)
+  set(compact_arg)
+  if(JET_COMPACT_KERNELS)
+    set(compact_arg NVCC_FLAGS -DJET_COMPACT_KERNELS=1)
+    target_compile_definitions(${target} PRIVATE JET_COMPACT_KERNELS=1)
+  endif()
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${kernels_dir}/*.cu)
   list(SORT srcs)
-  jetrt_add_kernels(${target} SOURCES ${srcs} PREFIX jet__images_ ${ptx_arg})
+  jetrt_add_kernels(${target} SOURCES ${srcs} PREFIX jet__images_ ${ptx_arg} ${compact_arg})
 endfunction()

@@ -729,12 +729,16 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
     jet_pdl_enter();                                                                               \
     resize_up<C, MODE>(p);                                                                         \
   }
+/* A compact build (JET_COMPACT_KERNELS) leaves them out; resize.c then takes
+ * the tiled kernels, with the same results. */
+#ifndef JET_COMPACT_KERNELS
 RESIZE_UP(1, MODE_NEAREST, nearest, 4)
 RESIZE_UP(1, MODE_LINEAR, linear, 4)
 RESIZE_UP(3, MODE_NEAREST, nearest, 4)
 RESIZE_UP(3, MODE_LINEAR, linear, 3)
 RESIZE_UP(4, MODE_NEAREST, nearest, 4)
 RESIZE_UP(4, MODE_LINEAR, linear, 4)
+#endif
 
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {

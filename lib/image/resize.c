@@ -58,6 +58,12 @@ static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, je
 
 static const jet_dim3 block_dim = {JET_RS_TX, JET_RS_TY, 1};
 
+/* 1 in a compact build (cmake JET_COMPACT_KERNELS), which leaves the
+ * enlarging kernels out of the module. */
+#ifndef JET_COMPACT_KERNELS
+#define JET_COMPACT_KERNELS 0
+#endif
+
 _Static_assert(JET_RS_BATCH == JET_IMAGE_BATCH_MAX, "resize_params.h's batch size");
 
 /* The launch shared by jet_resize and jet_resize_batch; the pairs passed
@@ -144,7 +150,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   }
   /* 8-bit enlarging with aligned source rows: kernels that walk rows and
    * take each source row's taps once (rows adapt as for the tiled ones) */
-  if (!is_float && interp != JET_INTERP_AREA && p.src_vec && p.dw >= p.sw && p.dh >= p.sh) {
+  if (!JET_COMPACT_KERNELS && !is_float && interp != JET_INTERP_AREA && p.src_vec && p.dw >= p.sw &&
+      p.dh >= p.sh) {
     snprintf(name, sizeof name, "jet_resize_%s_up_%s", kind, mode_names[interp]);
     rows = JET_RS_ROWS_UP;
     fixed_rows = 0;
