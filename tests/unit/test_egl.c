@@ -2,6 +2,7 @@
  * the colour-format table, extension matching, the loader's failure status,
  * and (with Mesa's surfaceless platform) a caller's display, EGLImages of GL
  * textures, missing extensions and the leak report. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +288,39 @@ TEST(egl_caller_display_mesa) {
   jt_mesa_close(&mesa);
   return 0;
 }
+#else
+TEST(egl_caller_display_mesa) { SKIP("built without GL (JET_WITH_GL=OFF)"); }
 #endif /* JET_HAVE_GL */
 
+#else
+/* Built without EGL (JET_WITH_EGL=OFF): the tests above have nothing to
+ * test; egl_left_out_says_not_built_in checks what the calls say instead. */
+#define EGL_LEFT_OUT SKIP("built without EGL (JET_WITH_EGL=OFF)")
+TEST(egl_format_table) { EGL_LEFT_OUT; }
+TEST(egl_extension_words) { EGL_LEFT_OUT; }
+TEST(egl_missing_library_is_a_clear_status) { EGL_LEFT_OUT; }
+TEST(egl_bad_arguments) { EGL_LEFT_OUT; }
+TEST(egl_headless_needs_the_cuda_device) { EGL_LEFT_OUT; }
+TEST(egl_caller_display_mesa) { EGL_LEFT_OUT; }
 #endif /* JET_HAVE_EGL */
+
+/* A build without EGL: every call says how to get it, and hands back no
+ * handle; destroying NULL stays OK. */
+TEST(egl_left_out_says_not_built_in) {
+#if JET_HAVE_EGL
+  SKIP("built with EGL: the calls are tested above");
+#else
+  jet_egl egl = (jet_egl)(uintptr_t)1;
+  CHECK_ST(jet_egl_open(NULL, NULL, &egl), JET_STATUS_NOT_BUILT_IN);
+  CHECK(egl == NULL);
+  CHECK_MSG(strstr(jet_last_error()->message, "JET_WITH_EGL") != NULL, "%s", jet_last_error()->message);
+  CHECK_OK(jet_egl_close(NULL));
+  jet_egl_image im = (jet_egl_image)(uintptr_t)1;
+  CHECK_ST(jet_egl_image_register(NULL, NULL, 0, &im), JET_STATUS_NOT_BUILT_IN);
+  CHECK(im == NULL);
+  CHECK_OK(jet_egl_image_unregister(NULL));
+  jet_format f;
+  CHECK_ST(jet_egl_format_from_native(0, &f, NULL, NULL), JET_STATUS_NOT_BUILT_IN);
+  return 0;
+#endif
+}
