@@ -83,6 +83,7 @@
 
 #include "bench-image.h"
 #include "sample_bytes.h"
+#include "sample_util.h"
 
 #ifndef JET_BENCH_HAVE_NPP
 #define JET_BENCH_HAVE_NPP 0
@@ -191,31 +192,10 @@ static struct {
   bench_io io[MAX_SETS];
 } B;
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double median(double *v, int n, double *min) {
-  qsort(v, (size_t)n, sizeof *v, cmp_d);
+  qsort(v, (size_t)n, sizeof *v, jet_sample_cmp_double);
   *min = v[0];
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static int cuda_fail(const char *what, cudaError_t e, char *err, size_t n) {
-  snprintf(err, n, "%s: %s", what, cudaGetErrorName(e));
-  return -1;
-}
-
-static int jet_fail(const char *what, jet_status s, char *err, size_t n) {
-  snprintf(err, n, "%s: %s: %s", what, jet_status_name(s), jet_last_error_string());
-  return -1;
 }
 
 static size_t align_up(size_t v) { return (v + ALIGN - 1) / ALIGN * ALIGN; }
@@ -764,7 +744,7 @@ static int wrap(jet_format f, int w, int h, int pad, size_t *off, jet_image *out
                 size_t n) {
   jet_format_desc d;
   if (jet_format_info(f, &d) != JET_STATUS_OK)
-    return jet_fail("jet_format_info", jet_last_error()->status, err, n);
+    return jet_sample_jet_fail("jet_format_info", jet_last_error()->status, err, n);
   jet_image_plane pl[JET_IMAGE_MAX_PLANES];
   for (int p = 0; p < d.planes; p++) {
     int pw, ph;
@@ -779,7 +759,7 @@ static int wrap(jet_format f, int w, int h, int pad, size_t *off, jet_image *out
     return -1;
   }
   jet_status st = jet_image_wrap(B.ctx, f, w, h, pl, d.planes, JET_IMAGE_MEMORY_DEVICE, out);
-  return st == JET_STATUS_OK ? 0 : jet_fail("jet_image_wrap", st, err, n);
+  return st == JET_STATUS_OK ? 0 : jet_sample_jet_fail("jet_image_wrap", st, err, n);
 }
 
 static void free_sets(int nsets) {
@@ -799,19 +779,19 @@ static int fill_source(jet_image im, char *err, size_t n) {
   jet_format_desc d;
   if (jet_image_get_plane_count(im, &count) != JET_STATUS_OK ||
       jet_image_get_format(im, &f) != JET_STATUS_OK || jet_format_info(f, &d) != JET_STATUS_OK)
-    return jet_fail("jet_image_get_plane_count", jet_last_error()->status, err, n);
+    return jet_sample_jet_fail("jet_image_get_plane_count", jet_last_error()->status, err, n);
   const void *pool = d.elem == JET_ELEM_F32 ? B.poolf : B.pool8;
   for (int p = 0; p < count; p++) {
     jet_image_plane_info pi;
     if (jet_image_get_plane(im, p, &pi) != JET_STATUS_OK)
-      return jet_fail("jet_image_get_plane", jet_last_error()->status, err, n);
+      return jet_sample_jet_fail("jet_image_get_plane", jet_last_error()->status, err, n);
     if (pi.row_bytes * (size_t)pi.height > POOL_BYTES) {
       snprintf(err, n, "source plane larger than the random pool");
       return -1;
     }
     cudaError_t e = cudaMemcpy2DAsync(pi.ptr, pi.pitch, pool, pi.row_bytes, pi.row_bytes,
                                       (size_t)pi.height, cudaMemcpyDeviceToDevice, B.jcs);
-    if (e != cudaSuccess) return cuda_fail("cudaMemcpy2DAsync (source)", e, err, n);
+    if (e != cudaSuccess) return jet_sample_cuda_fail("cudaMemcpy2DAsync (source)", e, err, n);
   }
   return 0;
 }
@@ -833,11 +813,11 @@ static int fill_maps(const bench_cfg *c, int nsets, char *err, size_t n) {
   }
   cudaError_t e = cudaMemcpy(B.io[0].aux, m, pitch * (size_t)c->dh, cudaMemcpyHostToDevice);
   free(m);
-  if (e != cudaSuccess) return cuda_fail("cudaMemcpy (map)", e, err, n);
+  if (e != cudaSuccess) return jet_sample_cuda_fail("cudaMemcpy (map)", e, err, n);
   for (int s = 1; s < nsets; s++) {
     e = cudaMemcpyAsync(B.io[s].aux, B.io[0].aux, pitch * (size_t)c->dh,
                         cudaMemcpyDeviceToDevice, B.jcs);
-    if (e != cudaSuccess) return cuda_fail("cudaMemcpyAsync (map)", e, err, n);
+    if (e != cudaSuccess) return jet_sample_cuda_fail("cudaMemcpyAsync (map)", e, err, n);
   }
   return 0;
 }
@@ -870,7 +850,7 @@ static int make_sets(result *r, char *err, size_t n) {
     }
     if (c->op != BOP_REMAP) {
       cudaError_t e = cudaMemsetAsync(io->aux, 0, aux, B.jcs);
-      if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (aux)", e, err, n);
+      if (e != cudaSuccess) return jet_sample_cuda_fail("cudaMemsetAsync (aux)", e, err, n);
     }
     for (int i = 0; i < c->count && c->src; i++)
       if (fill_source(io->src[i], err, n)) return -1;
@@ -878,7 +858,7 @@ static int make_sets(result *r, char *err, size_t n) {
   if (c->op == BOP_REMAP && fill_maps(c, nsets, err, n)) return -1;
   r->copy_sets = sets_for(copy_pair(r));
   cudaError_t e = cudaStreamSynchronize(B.jcs);
-  return e == cudaSuccess ? 0 : cuda_fail("filling the sets", e, err, n);
+  return e == cudaSuccess ? 0 : jet_sample_cuda_fail("filling the sets", e, err, n);
 }
 
 /* ------------------------------------------------------------------ timing */
@@ -898,12 +878,12 @@ static int call(job *j, int impl, char *err, size_t n) {
     unsigned char *a = B.carena + (size_t)(B.rot++ % (unsigned long long)r->copy_sets) * 2 * half;
     cudaError_t e =
         cudaMemcpyAsync(a + half, a, (size_t)r->copy_bytes, cudaMemcpyDeviceToDevice, B.jcs);
-    return e == cudaSuccess ? 0 : cuda_fail("cudaMemcpyAsync (copy)", e, err, n);
+    return e == cudaSuccess ? 0 : jet_sample_cuda_fail("cudaMemcpyAsync (copy)", e, err, n);
   }
   const bench_io *io = &B.io[B.rot++ % (unsigned long long)r->nsets];
   if (impl == IM_JET) {
     jet_status st = j->jf(B.js, io);
-    if (st != JET_STATUS_OK) return jet_fail(r->key, st, err, n);
+    if (st != JET_STATUS_OK) return jet_sample_jet_fail(r->key, st, err, n);
   } else {
     int rc = j->ne.fn(io);
     if (rc < 0) {
@@ -926,22 +906,22 @@ static int timed(job *j, int impl, double *t, int count, char *err, size_t n) {
     int c = count - done < CHUNK ? count - done : CHUNK;
     for (int k = 0; k < B.primers[impl]; k++)
       if ((e = cudaMemsetAsync(B.primer, (done + k) & 0xff, PRIMER_BYTES, cs)) != cudaSuccess)
-        return cuda_fail("primer", e, err, n);
+        return jet_sample_cuda_fail("primer", e, err, n);
     if ((e = cudaEventRecord(B.primed, cs)) != cudaSuccess ||
         (e = cudaEventRecord(B.ev[0], cs)) != cudaSuccess)
-      return cuda_fail("primer", e, err, n);
+      return jet_sample_cuda_fail("primer", e, err, n);
     for (int i = 0; i < c; i++) {
       if (call(j, impl, err, n)) {
         cudaStreamSynchronize(cs);
         return -1;
       }
       if ((e = cudaEventRecord(B.ev[i + 1], cs)) != cudaSuccess)
-        return cuda_fail("cudaEventRecord", e, err, n);
+        return jet_sample_cuda_fail("cudaEventRecord", e, err, n);
     }
     int late = cudaEventQuery(B.primed) == cudaSuccess;
     (void)cudaGetLastError(); /* cudaErrorNotReady from the query is an answer */
     if ((e = cudaStreamSynchronize(cs)) != cudaSuccess)
-      return cuda_fail("cudaStreamSynchronize", e, err, n);
+      return jet_sample_cuda_fail("cudaStreamSynchronize", e, err, n);
     if (late && B.primers[impl] < MAX_PRIMERS) {
       B.primers[impl] *= 2;
       continue;
@@ -950,7 +930,7 @@ static int timed(job *j, int impl, double *t, int count, char *err, size_t n) {
     for (int i = 0; i < c; i++) {
       float ms = 0;
       if ((e = cudaEventElapsedTime(&ms, B.ev[i], B.ev[i + 1])) != cudaSuccess)
-        return cuda_fail("cudaEventElapsedTime", e, err, n);
+        return jet_sample_cuda_fail("cudaEventElapsedTime", e, err, n);
       t[done + i] = ms;
     }
     done += c;
@@ -962,7 +942,7 @@ static int warm(job *j, int impl, char *err, size_t n) {
   for (int i = 0; i < B.warmup; i++)
     if (call(j, impl, err, n)) return -1;
   cudaError_t e = cudaStreamSynchronize(impl == IM_NPP ? B.ncs : B.jcs);
-  return e == cudaSuccess ? 0 : cuda_fail("warm-up", e, err, n);
+  return e == cudaSuccess ? 0 : jet_sample_cuda_fail("warm-up", e, err, n);
 }
 
 static void measure(result *r) {
@@ -1152,20 +1132,6 @@ static void print_row(const result *r) {
   if (r->npp_state == ST_ERROR) printf("    npp: %s\n", r->npp_err);
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 static const char *state_name(int s) {
   static const char *const n[] = {"ok", "not built", "error", "none"};
   return n[s];
@@ -1175,9 +1141,9 @@ static const char *state_name(int s) {
 static void json_cfg(FILE *f, const result *r) {
   const bench_cfg *c = &r->c;
   fprintf(f, "\"key\": ");
-  json_str(f, r->key);
+  jet_sample_json_str(f, r->key);
   fprintf(f, ", \"op\": \"%s\", \"table_op\": ", OP_KEY[c->op]);
-  json_str(f, r->op_name);
+  jet_sample_json_str(f, r->op_name);
   fprintf(f, ", \"src\": \"%s\", \"dst\": \"%s\"", fmt_name(c->src, 0), fmt_name(c->dst, c->f16));
   fprintf(f, ", \"width\": %d, \"height\": %d, \"dst_width\": %d, \"dst_height\": %d", c->w, c->h,
           c->dw, c->dh);
@@ -1220,15 +1186,15 @@ static int write_json(const char *path, const jet_platform_info *info, int n,
   FILE *f = fopen(path, "w");
   if (!f) return -1;
   fprintf(f, "{\n  \"program\": \"jet-bench-image\",\n  \"device\": ");
-  json_str(f, info->name);
+  jet_sample_json_str(f, info->name);
   fprintf(f, ",\n  \"sm\": \"%d.%d\",\n  \"driver_version\": %d,\n  \"runtime_version\": %d,\n",
           info->cc_major, info->cc_minor, info->driver_version, info->runtime_version);
   fprintf(f, "  \"npp\": %s,\n  \"npp_version\": ", B.npp ? "true" : "false");
-  json_str(f, B.npp ? B.npp_version : "");
+  jet_sample_json_str(f, B.npp ? B.npp_version : "");
   fprintf(f, ",\n  \"cvcuda_peer\": ");
-  json_str(f, peer_path ? peer_path : "");
+  jet_sample_json_str(f, peer_path ? peer_path : "");
   fprintf(f, ",\n  \"cvcuda_version\": ");
-  json_str(f, B.peer_version);
+  jet_sample_json_str(f, B.peer_version);
   fprintf(f, ",\n  \"runs\": %d,\n  \"warmup\": %d,\n  \"rotation_min_bytes\": %zu,\n", B.runs,
           B.warmup, (size_t)ROTATION_BYTES);
   fprintf(f, "  \"targets\": {\"streaming\": %.2f, \"filter/reduce\": %.2f, \"memory\": %.2f, "
@@ -1240,7 +1206,7 @@ static int write_json(const char *path, const jet_platform_info *info, int n,
     fprintf(f, "    {");
     json_cfg(f, r);
     fprintf(f, ", \"sets\": %d, \"copy_sets\": %d, \"jetrt\": ", r->nsets, r->copy_sets);
-    json_str(f, state_name(r->jet_state));
+    jet_sample_json_str(f, state_name(r->jet_state));
     if (r->jet_state == ST_OK)
       fprintf(f,
               ", \"jetrt_ms\": %.6f, \"jetrt_min_ms\": %.6f, \"copy_ms\": %.6f, \"ratio\": %.4f, "
@@ -1248,35 +1214,35 @@ static int write_json(const char *path, const jet_platform_info *info, int n,
               r->jet_ms, r->jet_min_ms, r->copy_ms, r->ratio, r->bytes / (r->jet_ms * 1e6));
     else {
       fprintf(f, ", \"jetrt_error\": ");
-      json_str(f, r->jet_err);
+      jet_sample_json_str(f, r->jet_err);
     }
     fprintf(f, ", \"npp\": ");
-    json_str(f, state_name(r->npp_state));
+    jet_sample_json_str(f, state_name(r->npp_state));
     if (r->npp_name) {
       fprintf(f, ", \"npp_function\": ");
-      json_str(f, r->npp_name);
+      jet_sample_json_str(f, r->npp_name);
     }
     if (r->npp_state == ST_OK)
       fprintf(f, ", \"npp_ms\": %.6f, \"npp_ratio\": %.4f", r->npp_ms, r->npp_ratio);
     else if (r->npp_state == ST_ERROR) {
       fprintf(f, ", \"npp_error\": ");
-      json_str(f, r->npp_err);
+      jet_sample_json_str(f, r->npp_err);
     }
     fprintf(f, ", \"cvcuda\": ");
-    json_str(f, state_name(r->cv_state));
+    jet_sample_json_str(f, state_name(r->cv_state));
     if (r->cv_state == ST_OK)
       fprintf(f, ", \"cvcuda_ms\": %.6f, \"cvcuda_copy_ms\": %.6f", r->cv_ms, r->cv_copy_ms);
     if (r->cv_state == ST_OK && r->jet_state == ST_OK)
       fprintf(f, ", \"cvcuda_ratio\": %.4f, \"cvcuda_raw_ratio\": %.4f", r->cv_norm, r->cv_raw);
     else if (r->cv_err[0]) {
       fprintf(f, ", \"cvcuda_note\": ");
-      json_str(f, r->cv_err);
+      jet_sample_json_str(f, r->cv_err);
     }
     fprintf(f, ", \"host_bound_chunks\": %d, \"met\": %s}%s\n", r->host_bound,
             r->jet_state == ST_OK && r->met ? "true" : "false", i + 1 < n ? "," : "");
   }
   fprintf(f, "  ],\n  \"summary\": ");
-  json_str(f, summary);
+  jet_sample_json_str(f, summary);
   fprintf(f, "\n}\n");
   return fclose(f) == 0 ? 0 : -1;
 }
@@ -1456,19 +1422,6 @@ static void make_summary(int n, double secs, char *out, size_t cap) {
 
 /* ------------------------------------------------------------------ main */
 
-static void default_json_path(char *out, size_t n) {
-  char self[1024];
-  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0) {
-    snprintf(out, n, "jet-bench-image.json");
-    return;
-  }
-  self[len] = '\0';
-  char *slash = strrchr(self, '/');
-  if (slash) *slash = '\0';
-  snprintf(out, n, "%s/jet-bench-image.json", self);
-}
-
 static int usage(void) {
   fprintf(stderr,
           "usage: jet-bench-image [--json PATH] [--quick] [--runs N] [--warmup N]\n"
@@ -1510,23 +1463,23 @@ static int matches(const char *key, const char *only) {
 static int setup_device(char *err, size_t n) {
   jet_status st;
   if ((st = jet_context_default_stream(B.ctx, JET_STREAM_PER_THREAD, &B.js)) != JET_STATUS_OK)
-    return jet_fail("jet_context_default_stream", st, err, n);
+    return jet_sample_jet_fail("jet_context_default_stream", st, err, n);
   B.jcs = cudaStreamPerThread;
   cudaError_t e;
   if ((e = cudaStreamCreateWithFlags(&B.ncs, cudaStreamNonBlocking)) != cudaSuccess ||
       (e = cudaEventCreate(&B.primed)) != cudaSuccess)
-    return cuda_fail("stream/event", e, err, n);
+    return jet_sample_cuda_fail("stream/event", e, err, n);
   for (int i = 0; i <= CHUNK; i++)
-    if ((e = cudaEventCreate(&B.ev[i])) != cudaSuccess) return cuda_fail("cudaEventCreate", e, err, n);
+    if ((e = cudaEventCreate(&B.ev[i])) != cudaSuccess) return jet_sample_cuda_fail("cudaEventCreate", e, err, n);
   if ((e = cudaMalloc(&B.primer, PRIMER_BYTES)) != cudaSuccess ||
       (e = cudaMalloc((void **)&B.arena, B.arena_bytes)) != cudaSuccess ||
       (e = cudaMalloc((void **)&B.carena, B.carena_bytes)) != cudaSuccess ||
       (e = cudaMalloc(&B.pool8, POOL_BYTES)) != cudaSuccess ||
       (e = cudaMalloc(&B.poolf, POOL_BYTES)) != cudaSuccess)
-    return cuda_fail("cudaMalloc", e, err, n);
+    return jet_sample_cuda_fail("cudaMalloc", e, err, n);
   if ((e = cudaMemset(B.arena, 0, B.arena_bytes)) != cudaSuccess ||
       (e = cudaMemset(B.carena, 0x5a, B.carena_bytes)) != cudaSuccess)
-    return cuda_fail("cudaMemset", e, err, n);
+    return jet_sample_cuda_fail("cudaMemset", e, err, n);
   /* the random pools, filled from the host once */
   unsigned char *h8 = malloc(POOL_BYTES);
   float *hf = malloc(POOL_BYTES);
@@ -1548,13 +1501,13 @@ static int setup_device(char *err, size_t n) {
   if (e == cudaSuccess) e = cudaMemcpy(B.poolf, hf, POOL_BYTES, cudaMemcpyHostToDevice);
   free(h8);
   free(hf);
-  if (e != cudaSuccess) return cuda_fail("cudaMemcpy (pools)", e, err, n);
+  if (e != cudaSuccess) return jet_sample_cuda_fail("cudaMemcpy (pools)", e, err, n);
 #if JET_BENCH_HAVE_REDUCE
   if ((st = bench_reduce_work_size(B.ctx, &B.work_bytes)) != JET_STATUS_OK)
-    return jet_fail("jet_reduce_work_size", st, err, n);
+    return jet_sample_jet_fail("jet_reduce_work_size", st, err, n);
   if ((e = cudaMalloc(&B.work, B.work_bytes)) != cudaSuccess ||
       (e = cudaMemset(B.work, 0, B.work_bytes)) != cudaSuccess)
-    return cuda_fail("reduction work memory", e, err, n);
+    return jet_sample_cuda_fail("reduction work memory", e, err, n);
 #endif
   return 0;
 }
@@ -1604,7 +1557,7 @@ static int dry(int n, const char *json, const char *peer_path, int no_npp, doubl
   print_size_summaries(n);
   print_misses(n, 10);
   char summary[4096];
-  make_summary(n, now_s() - t_start, summary, sizeof summary);
+  make_summary(n, jet_sample_now() - t_start, summary, sizeof summary);
   int rc = 0;
   if (json && write_json(json, &info, n, peer_path, summary)) {
     fprintf(stderr, "jet-bench-image: could not write %s\n", json);
@@ -1696,9 +1649,9 @@ int main(int argc, char **argv) {
   if (json)
     snprintf(json_path, sizeof json_path, "%s", json);
   else
-    default_json_path(json_path, sizeof json_path);
+    jet_sample_default_json_path("jet-bench-image.json", json_path, sizeof json_path);
 
-  double t_start = now_s();
+  double t_start = jet_sample_now();
   if (dry_run) return dry(n, json, peer_path, no_npp, t_start);
   int count = 0;
   if (jet_device_count(&count) != JET_STATUS_OK || count == 0) {
@@ -1791,7 +1744,7 @@ int main(int argc, char **argv) {
     printf("note: in %d configurations the host queued some chunks slower than the GPU ran them\n",
            host_bound);
   char summary[4096];
-  make_summary(n, now_s() - t_start, summary, sizeof summary);
+  make_summary(n, jet_sample_now() - t_start, summary, sizeof summary);
   if (write_json(json_path, &info, n, peer_path, summary))
     fprintf(stderr, "jet-bench-image: could not write %s\n", json_path);
   else

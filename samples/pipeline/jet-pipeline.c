@@ -77,6 +77,7 @@
 #include "jetrt.h"
 #include "pipeline.h"
 #include "sample_bytes.h"
+#include "sample_util.h"
 #include "ref_image.h"
 
 #ifndef JET_PIPELINE_HAVE_NPP
@@ -158,12 +159,6 @@ static struct {
   double *ts[NSTAGES];
 } B;
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static uint32_t rng(void) {
   uint32_t x = B.rng;
   x ^= x << 13;
@@ -172,15 +167,10 @@ static uint32_t rng(void) {
   return B.rng = x;
 }
 
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static stats stats_of(double *v, int n) {
   stats s = {0, 0, 0, 0};
   if (n <= 0) return s;
-  qsort(v, (size_t)n, sizeof *v, cmp_d);
+  qsort(v, (size_t)n, sizeof *v, jet_sample_cmp_double);
   s.min = v[0];
   s.med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
   int k = (int)ceil(0.99 * n) - 1;
@@ -189,16 +179,6 @@ static stats stats_of(double *v, int n) {
   for (int i = 0; i < n; i++) sum += v[i];
   s.mean = sum / n;
   return s;
-}
-
-static int cuda_fail(const char *what, cudaError_t e, char *err, size_t n) {
-  snprintf(err, n, "%s: %s", what, cudaGetErrorName(e));
-  return -1;
-}
-
-static int jet_fail(const char *what, jet_status s, char *err, size_t n) {
-  snprintf(err, n, "%s: %s: %s", what, jet_status_name(s), jet_last_error_string());
-  return -1;
 }
 
 /* ------------------------------------------------------------------ bytes */
@@ -260,7 +240,7 @@ static int npp_frame(camset *cs, int slot, char *err, size_t n) {
     jet_image_plane_info y, uv;
     jet_status st = jet_image_get_plane(cs->in[slot * cs->cams + c], 0, &y);
     if (st == JET_STATUS_OK) st = jet_image_get_plane(cs->in[slot * cs->cams + c], 1, &uv);
-    if (st != JET_STATUS_OK) return jet_fail("jet_image_get_plane", st, err, n);
+    if (st != JET_STATUS_OK) return jet_sample_jet_fail("jet_image_get_plane", st, err, n);
     if (y.pitch != uv.pitch) {
       snprintf(err, n, "NV12 planes with different pitches (%zu, %zu)", y.pitch, uv.pitch);
       return -1;
@@ -277,11 +257,11 @@ static int npp_frame(camset *cs, int slot, char *err, size_t n) {
 static int frame(camset *cs, int impl, int graph, int slot, char *err, size_t n) {
   if (graph) {
     jet_status st = jet_graph_exec_launch(cs->exec[slot], B.js);
-    return st == JET_STATUS_OK ? 0 : jet_fail("jet_graph_exec_launch", st, err, n);
+    return st == JET_STATUS_OK ? 0 : jet_sample_jet_fail("jet_graph_exec_launch", st, err, n);
   }
   if (impl == I_JET) {
     jet_status st = jet_frame(cs, slot);
-    return st == JET_STATUS_OK ? 0 : jet_fail("jetrt chain", st, err, n);
+    return st == JET_STATUS_OK ? 0 : jet_sample_jet_fail("jetrt chain", st, err, n);
   }
 #if JET_PIPELINE_HAVE_NPP
   return npp_frame(cs, slot, err, n);
@@ -301,7 +281,7 @@ static int build_graphs(camset *cs, int impl, char *err, size_t n) {
   free_graphs(cs);
   for (int s = 0; s < cs->nslots; s++) {
     jet_status st = jet_stream_begin_capture(B.js, JET_CAPTURE_THREAD_LOCAL);
-    if (st != JET_STATUS_OK) return jet_fail("jet_stream_begin_capture", st, err, n);
+    if (st != JET_STATUS_OK) return jet_sample_jet_fail("jet_stream_begin_capture", st, err, n);
     int rc = frame(cs, impl, 0, s, err, n);
     jet_graph g = NULL;
     st = jet_stream_end_capture(B.js, &g);
@@ -309,16 +289,16 @@ static int build_graphs(camset *cs, int impl, char *err, size_t n) {
       jet_graph_destroy(g);
       return -1;
     }
-    if (st != JET_STATUS_OK) return jet_fail("jet_stream_end_capture", st, err, n);
+    if (st != JET_STATUS_OK) return jet_sample_jet_fail("jet_stream_end_capture", st, err, n);
     st = jet_graph_instantiate(g, &cs->exec[s]);
     jet_graph_destroy(g);
-    if (st != JET_STATUS_OK) return jet_fail("jet_graph_instantiate", st, err, n);
+    if (st != JET_STATUS_OK) return jet_sample_jet_fail("jet_graph_instantiate", st, err, n);
     cs->nexec = s + 1;
     st = jet_graph_upload(cs->exec[s], B.js);
-    if (st != JET_STATUS_OK) return jet_fail("jet_graph_upload", st, err, n);
+    if (st != JET_STATUS_OK) return jet_sample_jet_fail("jet_graph_upload", st, err, n);
   }
   cudaError_t e = cudaStreamSynchronize(B.cs);
-  return e == cudaSuccess ? 0 : cuda_fail("graph upload", e, err, n);
+  return e == cudaSuccess ? 0 : jet_sample_cuda_fail("graph upload", e, err, n);
 }
 
 /* ------------------------------------------------------------------ timing */
@@ -335,20 +315,20 @@ static int prime(int count, char *err, size_t n) {
     e = cudaMemsetAsync(B.primer, i & 0xff, PRIMER_BYTES, B.cs);
   if (e == cudaSuccess) e = cudaEventRecord(B.primed, B.cs);
   if (e == cudaSuccess) e = cudaEventRecord(B.ev[0], B.cs);
-  return e == cudaSuccess ? 0 : cuda_fail("primer", e, err, n);
+  return e == cudaSuccess ? 0 : jet_sample_cuda_fail("primer", e, err, n);
 }
 
 /* Warm-up frames; also how long the host takes to queue one (B.warm_ms). */
 static int warm(camset *cs, int impl, int graph, char *err, size_t n) {
-  double h0 = now_s();
+  double h0 = jet_sample_now();
   for (int i = 0; i < WARMUP; i++)
     if (frame(cs, impl, graph, (int)(B.rot++ % (unsigned long long)cs->nslots), err, n)) {
       cudaStreamSynchronize(B.cs);
       return -1;
     }
-  B.warm_ms = (now_s() - h0) * 1e3 / WARMUP;
+  B.warm_ms = (jet_sample_now() - h0) * 1e3 / WARMUP;
   cudaError_t e = cudaStreamSynchronize(B.cs);
-  return e == cudaSuccess ? 0 : cuda_fail("warm-up", e, err, n);
+  return e == cudaSuccess ? 0 : jet_sample_cuda_fail("warm-up", e, err, n);
 }
 
 /* Queued GPU time per frame into B.t0, and host-bound chunks. */
@@ -358,24 +338,24 @@ static int time_queued(camset *cs, int impl, int graph, result *r, char *err, si
   for (int done = 0; done < B.frames;) {
     int c = B.frames - done < CHUNK ? B.frames - done : CHUNK;
     if (prime(primers_for(host_ms), err, n)) return -1;
-    double h0 = now_s();
+    double h0 = jet_sample_now();
     for (int i = 0; i < c; i++) {
       if (frame(cs, impl, graph, (int)(B.rot++ % (unsigned long long)cs->nslots), err, n)) {
         cudaStreamSynchronize(B.cs);
         return -1;
       }
       if ((e = cudaEventRecord(B.ev[i + 1], B.cs)) != cudaSuccess)
-        return cuda_fail("cudaEventRecord", e, err, n);
+        return jet_sample_cuda_fail("cudaEventRecord", e, err, n);
     }
-    host_ms = (now_s() - h0) * 1e3;
+    host_ms = (jet_sample_now() - h0) * 1e3;
     if (cudaEventQuery(B.primed) == cudaSuccess) r->host_bound++;
     (void)cudaGetLastError(); /* cudaErrorNotReady from the query is an answer */
     if ((e = cudaStreamSynchronize(B.cs)) != cudaSuccess)
-      return cuda_fail("cudaStreamSynchronize", e, err, n);
+      return jet_sample_cuda_fail("cudaStreamSynchronize", e, err, n);
     for (int i = 0; i < c; i++) {
       float ms = 0;
       if ((e = cudaEventElapsedTime(&ms, B.ev[i], B.ev[i + 1])) != cudaSuccess)
-        return cuda_fail("cudaEventElapsedTime", e, err, n);
+        return jet_sample_cuda_fail("cudaEventElapsedTime", e, err, n);
       B.t0[done + i] = ms;
     }
     done += c;
@@ -390,19 +370,19 @@ static int time_latency(camset *cs, int impl, int graph, result *r, char *err, s
   for (int i = 0; i < B.frames; i++) {
     int slot = (int)(B.rot++ % (unsigned long long)cs->nslots);
     if ((e = cudaEventRecord(B.lat_a, B.cs)) != cudaSuccess)
-      return cuda_fail("cudaEventRecord", e, err, n);
-    double h0 = now_s();
+      return jet_sample_cuda_fail("cudaEventRecord", e, err, n);
+    double h0 = jet_sample_now();
     if (frame(cs, impl, graph, slot, err, n)) {
       cudaStreamSynchronize(B.cs);
       return -1;
     }
     if ((e = cudaEventRecord(B.lat_b, B.cs)) != cudaSuccess ||
         (e = cudaEventSynchronize(B.lat_b)) != cudaSuccess)
-      return cuda_fail("latency event", e, err, n);
-    B.t1[i] = (now_s() - h0) * 1e3;
+      return jet_sample_cuda_fail("latency event", e, err, n);
+    B.t1[i] = (jet_sample_now() - h0) * 1e3;
     float ms = 0;
     if ((e = cudaEventElapsedTime(&ms, B.lat_a, B.lat_b)) != cudaSuccess)
-      return cuda_fail("cudaEventElapsedTime", e, err, n);
+      return jet_sample_cuda_fail("cudaEventElapsedTime", e, err, n);
     B.t2[i] = ms;
   }
   r->lat = stats_of(B.t1, B.frames);
@@ -429,9 +409,9 @@ static int copy_frame(camset *cs, unsigned long long k, int first_ev, char *err,
   for (int s = 0; s < NSTAGES; s++) {
     if ((e = cudaMemcpyAsync(dst[s], from[s], copy_bytes(cs, s), cudaMemcpyDeviceToDevice,
                              B.cs)) != cudaSuccess)
-      return cuda_fail("cudaMemcpyAsync", e, err, n);
+      return jet_sample_cuda_fail("cudaMemcpyAsync", e, err, n);
     if (first_ev >= 0 && (e = cudaEventRecord(B.ev[first_ev + s + 1], B.cs)) != cudaSuccess)
-      return cuda_fail("cudaEventRecord", e, err, n);
+      return jet_sample_cuda_fail("cudaEventRecord", e, err, n);
   }
   return 0;
 }
@@ -439,26 +419,26 @@ static int copy_frame(camset *cs, unsigned long long k, int first_ev, char *err,
 static int measure_copy(camset *cs, char *err, size_t n) {
   cudaError_t e;
   unsigned long long k = 0;
-  double h0 = now_s();
+  double h0 = jet_sample_now();
   for (int i = 0; i < WARMUP; i++)
     if (copy_frame(cs, k++, -1, err, n)) return -1;
-  double host_ms = (now_s() - h0) * 1e3 / WARMUP * CHUNK;
+  double host_ms = (jet_sample_now() - h0) * 1e3 / WARMUP * CHUNK;
   for (int done = 0; done < B.frames;) {
     int c = B.frames - done < CHUNK ? B.frames - done : CHUNK;
     if (prime(primers_for(host_ms), err, n)) return -1;
-    double c0 = now_s();
+    double c0 = jet_sample_now();
     for (int i = 0; i < c; i++)
       if (copy_frame(cs, k++, i * NSTAGES, err, n)) return -1;
-    host_ms = (now_s() - c0) * 1e3;
+    host_ms = (jet_sample_now() - c0) * 1e3;
     if ((e = cudaStreamSynchronize(B.cs)) != cudaSuccess)
-      return cuda_fail("cudaStreamSynchronize", e, err, n);
+      return jet_sample_cuda_fail("cudaStreamSynchronize", e, err, n);
     for (int i = 0; i < c; i++) {
       double total = 0;
       for (int s = 0; s < NSTAGES; s++) {
         float ms = 0;
         int a = i * NSTAGES + s;
         if ((e = cudaEventElapsedTime(&ms, B.ev[a], B.ev[a + 1])) != cudaSuccess)
-          return cuda_fail("cudaEventElapsedTime", e, err, n);
+          return jet_sample_cuda_fail("cudaEventElapsedTime", e, err, n);
         B.ts[s][done + i] = ms;
         total += ms;
       }
@@ -485,7 +465,7 @@ static int download_out(jet_image img, uint16_t *host, char *err, size_t n) {
     hp[p].pitch = (size_t)PL_DW * 2;
   }
   jet_status st = jet_image_download(img, hp, 3);
-  return st == JET_STATUS_OK ? 0 : jet_fail("jet_image_download", st, err, n);
+  return st == JET_STATUS_OK ? 0 : jet_sample_jet_fail("jet_image_download", st, err, n);
 }
 
 /* The CPU reference of the whole chain for camera @c of slot 0, compared with
@@ -567,7 +547,7 @@ static int check_stream(camset *cs) {
   }
   if (frame(cs, I_JET, 0, 0, err, n)) return -1;
   jet_status st = jet_stream_synchronize(B.js);
-  if (st != JET_STATUS_OK) return jet_fail("jet_stream_synchronize", st, err, n);
+  if (st != JET_STATUS_OK) return jet_sample_jet_fail("jet_stream_synchronize", st, err, n);
   for (int c = 0; c < cs->cams; c++)
     if (download_out(cs->out[c], cs->stream_out + (size_t)c * cs->out_elems, err, n)) return -1;
   for (int c = 0; c < cs->cams; c++)
@@ -592,12 +572,12 @@ static int check_same(camset *cs, int graph, char *err, size_t n) {
   memset(buf, 0xff, cs->out_elems * sizeof *buf);
   for (int c = 0; c < cs->cams && !rc; c++) {
     jet_status st = jet_image_upload(cs->out[c], hp, 3);
-    if (st != JET_STATUS_OK) rc = jet_fail("jet_image_upload (poison)", st, err, n);
+    if (st != JET_STATUS_OK) rc = jet_sample_jet_fail("jet_image_upload (poison)", st, err, n);
   }
   if (!rc) rc = frame(cs, I_JET, graph, 0, err, n);
   if (!rc) {
     jet_status st = jet_stream_synchronize(B.js);
-    if (st != JET_STATUS_OK) rc = jet_fail("jet_stream_synchronize", st, err, n);
+    if (st != JET_STATUS_OK) rc = jet_sample_jet_fail("jet_stream_synchronize", st, err, n);
   }
   for (int c = 0; c < cs->cams && !rc; c++) {
     if ((rc = download_out(cs->out[c], buf, err, n)) != 0) break;
@@ -649,7 +629,7 @@ static int setup_camset(camset *cs, char *err, size_t n) {
             JET_STATUS_OK ||
         (st = jet_image_create(B.ctx, JET_FORMAT_RGBF16P, PL_DW, PL_DH, &cs->out[c])) !=
             JET_STATUS_OK)
-      return jet_fail("jet_image_create", st, err, n);
+      return jet_sample_jet_fail("jet_image_create", st, err, n);
   size_t total = 0;
   cs->nslots = 0;
   while (cs->nslots < MAX_SLOTS && (cs->nslots < 2 || total < ROTATION_BYTES)) {
@@ -657,7 +637,7 @@ static int setup_camset(camset *cs, char *err, size_t n) {
     for (int c = 0; c < cs->cams; c++) {
       jet_image *im = &cs->in[s * cs->cams + c];
       if ((st = jet_image_create(B.ctx, JET_FORMAT_NV12, PL_W, PL_H, im)) != JET_STATUS_OK)
-        return jet_fail("jet_image_create (NV12)", st, err, n);
+        return jet_sample_jet_fail("jet_image_create (NV12)", st, err, n);
       total += image_bytes(*im);
       ref_image host, *h = s == 0 ? &cs->host0[c] : &host;
       if (ref_image_alloc(h, JET_FORMAT_NV12, PL_W, PL_H, 0)) {
@@ -669,7 +649,7 @@ static int setup_camset(camset *cs, char *err, size_t n) {
       ref_image_planes(h, hp);
       st = jet_image_upload(*im, hp, 2);
       if (s != 0) ref_image_free(&host);
-      if (st != JET_STATUS_OK) return jet_fail("jet_image_upload", st, err, n);
+      if (st != JET_STATUS_OK) return jet_sample_jet_fail("jet_image_upload", st, err, n);
     }
   }
   stage_bytes(cs);
@@ -680,18 +660,18 @@ static int setup(char *err, size_t n) {
   jet_status st;
   if ((st = jet_context_create(&B.ctx, NULL)) != JET_STATUS_OK ||
       (st = jet_context_platform(B.ctx, &B.info)) != JET_STATUS_OK)
-    return jet_fail("context", st, err, n);
+    return jet_sample_jet_fail("context", st, err, n);
   jet_stream_desc desc = {JET_STREAM_NON_BLOCKING, 0};
   if ((st = jet_stream_create(B.ctx, &desc, &B.js)) != JET_STATUS_OK ||
       (st = jet_stream_native(B.js, (void **)&B.cs)) != JET_STATUS_OK)
-    return jet_fail("stream", st, err, n);
+    return jet_sample_jet_fail("stream", st, err, n);
   cudaError_t e;
   for (size_t i = 0; i < sizeof B.ev / sizeof B.ev[0]; i++)
-    if ((e = cudaEventCreate(&B.ev[i])) != cudaSuccess) return cuda_fail("cudaEventCreate", e, err, n);
+    if ((e = cudaEventCreate(&B.ev[i])) != cudaSuccess) return jet_sample_cuda_fail("cudaEventCreate", e, err, n);
   if ((e = cudaEventCreate(&B.primed)) != cudaSuccess ||
       (e = cudaEventCreate(&B.lat_a)) != cudaSuccess ||
       (e = cudaEventCreate(&B.lat_b)) != cudaSuccess)
-    return cuda_fail("cudaEventCreate", e, err, n);
+    return jet_sample_cuda_fail("cudaEventCreate", e, err, n);
   /* copy buffers: the largest stage copy of 4 cameras, and a rotated source */
   camset tmp;
   memset(&tmp, 0, sizeof tmp);
@@ -708,7 +688,7 @@ static int setup(char *err, size_t n) {
       (e = cudaMemset(B.copy_src, 0x5a, B.copy_src_bytes)) != cudaSuccess ||
       (e = cudaMemset(B.copy_a, 0, B.copy_buf_bytes)) != cudaSuccess ||
       (e = cudaMemset(B.copy_b, 0, B.copy_buf_bytes)) != cudaSuccess)
-    return cuda_fail("device buffers", e, err, n);
+    return jet_sample_cuda_fail("device buffers", e, err, n);
   /* how long one primer memset keeps the GPU busy */
   double best = 1e9;
   for (int i = 0; i < 5; i++) {
@@ -718,7 +698,7 @@ static int setup(char *err, size_t n) {
         (e = cudaEventRecord(B.ev[1], B.cs)) != cudaSuccess ||
         (e = cudaEventSynchronize(B.ev[1])) != cudaSuccess ||
         (e = cudaEventElapsedTime(&ms, B.ev[0], B.ev[1])) != cudaSuccess)
-      return cuda_fail("primer calibration", e, err, n);
+      return jet_sample_cuda_fail("primer calibration", e, err, n);
     if (ms < best) best = ms;
   }
   B.primer_ms = best;
@@ -776,7 +756,7 @@ static void run_jet_mode(camset *cs, int m) {
   jet_status st = pdl ? set_pdl(1) : JET_STATUS_OK;
   if (st != JET_STATUS_OK) {
     r->state = ST_ERROR;
-    jet_fail("jet_stream_set_programmatic", st, r->err, sizeof r->err);
+    jet_sample_jet_fail("jet_stream_set_programmatic", st, r->err, sizeof r->err);
     return;
   }
   if (graph && build_graphs(cs, I_JET, r->err, sizeof r->err)) {
@@ -897,20 +877,6 @@ static void print_result(const camset *cs, const char *chain, const char *mode, 
          r->ratio, vs);
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 static void json_stats(FILE *f, const char *name, const stats *s) {
   fprintf(f, "\"%s\": {\"median_ms\": %.6f, \"p99_ms\": %.6f, \"min_ms\": %.6f, \"mean_ms\": %.6f}",
           name, s->med, s->p99, s->min, s->mean);
@@ -929,7 +895,7 @@ static void json_result(FILE *f, const char *chain, const char *mode, const resu
     fprintf(f, ", \"host_bound_chunks\": %d, \"ratio_to_copy\": %.4f", r->host_bound, r->ratio);
   } else {
     fprintf(f, ", \"error\": ");
-    json_str(f, r->err);
+    jet_sample_json_str(f, r->err);
   }
   fprintf(f, "}");
 }
@@ -939,7 +905,7 @@ static int write_json(const char *path, camset *sets, int nsets, const char *pee
   FILE *f = fopen(path, "w");
   if (!f) return -1;
   fprintf(f, "{\n  \"program\": \"jet-pipeline\",\n  \"device\": ");
-  json_str(f, B.info.name);
+  jet_sample_json_str(f, B.info.name);
   fprintf(f, ",\n  \"sm\": \"%d.%d\",\n  \"driver_version\": %d,\n  \"runtime_version\": %d,\n",
           B.info.cc_major, B.info.cc_minor, B.info.driver_version, B.info.runtime_version);
   fprintf(f, "  \"frames\": %d,\n  \"warmup\": %d,\n  \"rotation_min_bytes\": %zu,\n", B.frames,
@@ -948,11 +914,11 @@ static int write_json(const char *path, camset *sets, int nsets, const char *pee
              "%dx%d bilinear -> %dx%d letterbox RGBF16P\",\n",
           PL_W, PL_H, PL_KSIZE, PL_KSIZE, PL_RW, PL_RH, PL_DW, PL_DH);
   fprintf(f, "  \"pdl\": ");
-  json_str(f, B.pdl_why);
+  jet_sample_json_str(f, B.pdl_why);
   fprintf(f, ",\n  \"npp_version\": ");
-  json_str(f, B.npp ? B.npp_version : "");
+  jet_sample_json_str(f, B.npp ? B.npp_version : "");
   fprintf(f, ",\n  \"peer_file\": ");
-  json_str(f, peer ? peer : "");
+  jet_sample_json_str(f, peer ? peer : "");
   fprintf(f, ",\n  \"cameras\": [\n");
   for (int i = 0; i < nsets; i++) {
     camset *cs = &sets[i];
@@ -960,7 +926,7 @@ static int write_json(const char *path, camset *sets, int nsets, const char *pee
             cs->check_state == ST_OK ? "passed" : "failed");
     if (cs->check_state != ST_OK) {
       fprintf(f, ", \"check_error\": ");
-      json_str(f, cs->check_err);
+      jet_sample_json_str(f, cs->check_err);
     } else {
       fprintf(f, ", \"checked_values\": %ld, \"max_abs_error\": %.3g", cs->checked, cs->max_err);
     }
@@ -974,7 +940,7 @@ static int write_json(const char *path, camset *sets, int nsets, const char *pee
       json_stats(f, "copy_chain", &cs->copy_frame);
     } else {
       fprintf(f, ",\n      \"copy_error\": ");
-      json_str(f, cs->copy_err);
+      jet_sample_json_str(f, cs->copy_err);
     }
     fprintf(f, ",\n      \"results\": [\n");
     for (int m = 0; m < NMODES; m++) {
@@ -993,22 +959,9 @@ static int write_json(const char *path, camset *sets, int nsets, const char *pee
     fprintf(f, "}%s\n", i + 1 < nsets ? "," : "");
   }
   fprintf(f, "  ],\n  \"summary\": ");
-  json_str(f, summary);
+  jet_sample_json_str(f, summary);
   fprintf(f, "\n}\n");
   return fclose(f) == 0 ? 0 : -1;
-}
-
-static void default_json_path(char *out, size_t n) {
-  char self[1024];
-  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0) {
-    snprintf(out, n, "jet-pipeline.json");
-    return;
-  }
-  self[len] = '\0';
-  char *slash = strrchr(self, '/');
-  if (slash) *slash = '\0';
-  snprintf(out, n, "%s/jet-pipeline.json", self);
 }
 
 static int usage(void) {
@@ -1059,14 +1012,14 @@ int main(int argc, char **argv) {
   if (json)
     snprintf(json_path, sizeof json_path, "%s", json);
   else
-    default_json_path(json_path, sizeof json_path);
+    jet_sample_default_json_path("jet-pipeline.json", json_path, sizeof json_path);
   char *peer_text = NULL;
   if (peer && !(peer_text = read_file(peer))) {
     fprintf(stderr, "jet-pipeline: cannot read the peer file %s\n", peer);
     return 1;
   }
 
-  double t_start = now_s();
+  double t_start = jet_sample_now();
   int count = 0;
   if (jet_device_count(&count) != JET_STATUS_OK || count == 0) {
     fprintf(stderr, "jet-pipeline: no CUDA device: %s\n", jet_last_error_string());
@@ -1228,7 +1181,7 @@ int main(int argc, char **argv) {
   }
   append(summary, sizeof summary, " %s; %s; targets met %d/%d; %d failures; %.1f s",
          B.pdl_why, peer ? "CV-CUDA from the peer file" : "CV-CUDA not compared (no --peer)", met,
-         targets, failed, now_s() - t_start);
+         targets, failed, jet_sample_now() - t_start);
   if (write_json(json_path, sets, nsets, peer, summary))
     fprintf(stderr, "jet-pipeline: could not write %s\n", json_path);
   else
