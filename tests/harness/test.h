@@ -83,6 +83,12 @@ jet_platform_info jt_fake_device(int integrated, int cc_major, int cc_minor);
 struct jet_context_s;
 int jt_fake_context(struct jet_context_s *c, const char *platform);
 void jt_fake_context_done(struct jet_context_s *c);
+/* An image of @f, @w x @h registered in @c (a fake context) with its planes
+ * at @base onward, addresses that are never touched: for host tests of image
+ * checks. Returns 1 on success; undo with jet__handle_unregister(&im->h). */
+struct jet_image_s;
+int jt_fake_image(struct jet_image_s *im, struct jet_context_s *c, jet_format f, int w, int h,
+                  uintptr_t base);
 /* ---- second processes (see CHILD above) */
 
 /* A connected pair of Unix-domain SOCK_SEQPACKET sockets (message boundaries

@@ -5,6 +5,7 @@
 
 #include "test.h"
 #include "internal.h"
+#include "../../lib/image/image_internal.h"
 
 int jt_have_gpu(void) {
   int n = 0;
@@ -59,6 +60,16 @@ int jt_fake_context(struct jet_context_s *c, const char *platform) {
 }
 
 void jt_fake_context_done(struct jet_context_s *c) { jet__context_unregister(c); }
+
+int jt_fake_image(struct jet_image_s *im, struct jet_context_s *c, jet_format f, int w, int h,
+                  uintptr_t base) {
+  memset(im, 0, sizeof *im);
+  if (jet__image_layout_compute(f, w, h, NULL, JET_IMAGE_PITCH_ALIGN, &im->layout, "test") !=
+      JET_STATUS_OK)
+    return 0;
+  for (int i = 0; i < im->layout.planes; i++) im->plane[i] = (void *)(base + im->layout.plane[i].offset);
+  return jet__handle_register(&im->h, JET__H_IMAGE, c, "test") == JET_STATUS_OK;
+}
 
 /* ------------------------------------------------------------ second processes */
 

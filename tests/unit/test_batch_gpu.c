@@ -600,17 +600,6 @@ TEST(gpu_badarg_batch) {
 
 /* ------------------------------------------------------------ host tests */
 
-/* A registered image over addresses that are never touched. */
-static int fake_image(struct jet_image_s *im, struct jet_context_s *c, jet_format f, int w, int h,
-                      uintptr_t base) {
-  memset(im, 0, sizeof *im);
-  if (jet__image_layout_compute(f, w, h, NULL, JET_IMAGE_PITCH_ALIGN, &im->layout, "test") !=
-      JET_STATUS_OK)
-    return 0;
-  for (int i = 0; i < im->layout.planes; i++) im->plane[i] = (void *)(base + im->layout.plane[i].offset);
-  return jet__handle_register(&im->h, JET__H_IMAGE, c, "test") == JET_STATUS_OK;
-}
-
 static int failed_in(const char *fn) { return strcmp(jet_last_error()->function, fn) == 0; }
 
 /* The refusals of both batched calls on fake contexts and images: every one
@@ -624,16 +613,16 @@ TEST(badarg_batch_before_cuda) {
   enum { N = 6 };
   struct jet_image_s nv[N], rgba[N], nv21, nv_small, rgba_small, alias, foreign, quarter[2];
   for (int i = 0; i < N; i++) {
-    CHECK(fake_image(&nv[i], &c, JET_FORMAT_NV12, 64, 32, 0x1000000 + 0x100000 * (uintptr_t)i));
-    CHECK(fake_image(&rgba[i], &c, JET_FORMAT_RGBA8, 64, 32, 0x2000000 + 0x100000 * (uintptr_t)i));
+    CHECK(jt_fake_image(&nv[i], &c, JET_FORMAT_NV12, 64, 32, 0x1000000 + 0x100000 * (uintptr_t)i));
+    CHECK(jt_fake_image(&rgba[i], &c, JET_FORMAT_RGBA8, 64, 32, 0x2000000 + 0x100000 * (uintptr_t)i));
   }
-  CHECK(fake_image(&nv21, &c, JET_FORMAT_NV21, 64, 32, 0x3000000));
-  CHECK(fake_image(&nv_small, &c, JET_FORMAT_NV12, 32, 32, 0x3100000));
-  CHECK(fake_image(&rgba_small, &c, JET_FORMAT_RGBA8, 32, 32, 0x3200000));
-  CHECK(fake_image(&alias, &c, JET_FORMAT_RGBA8, 64, 32, 0x1000000 + 0x100000 * 3 + 256));
-  CHECK(fake_image(&foreign, &other, JET_FORMAT_RGBA8, 64, 32, 0x3300000));
-  CHECK(fake_image(&quarter[0], &c, JET_FORMAT_RGBA8, 16, 8, 0x3400000));
-  CHECK(fake_image(&quarter[1], &c, JET_FORMAT_RGBA8, 16, 8, 0x3500000));
+  CHECK(jt_fake_image(&nv21, &c, JET_FORMAT_NV21, 64, 32, 0x3000000));
+  CHECK(jt_fake_image(&nv_small, &c, JET_FORMAT_NV12, 32, 32, 0x3100000));
+  CHECK(jt_fake_image(&rgba_small, &c, JET_FORMAT_RGBA8, 32, 32, 0x3200000));
+  CHECK(jt_fake_image(&alias, &c, JET_FORMAT_RGBA8, 64, 32, 0x1000000 + 0x100000 * 3 + 256));
+  CHECK(jt_fake_image(&foreign, &other, JET_FORMAT_RGBA8, 64, 32, 0x3300000));
+  CHECK(jt_fake_image(&quarter[0], &c, JET_FORMAT_RGBA8, 16, 8, 0x3400000));
+  CHECK(jt_fake_image(&quarter[1], &c, JET_FORMAT_RGBA8, 16, 8, 0x3500000));
   jet_image qv[2] = {&quarter[0], &quarter[1]};
   jet_image sv[JET_IMAGE_BATCH_MAX + 1], dv[JET_IMAGE_BATCH_MAX + 1];
   for (int i = 0; i <= JET_IMAGE_BATCH_MAX; i++) {
@@ -709,7 +698,7 @@ TEST(badarg_batch_before_cuda) {
            JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "overlap") != NULL && failed_in(fb));
   struct jet_image_s qalias; /* over rgba[0], the source of pair 0 */
-  CHECK(fake_image(&qalias, &c, JET_FORMAT_RGBA8, 16, 8, 0x2000000 + 512));
+  CHECK(jt_fake_image(&qalias, &c, JET_FORMAT_RGBA8, 16, 8, 0x2000000 + 512));
   jet_image rs_ov_d[2] = {&quarter[0], &qalias};
   CHECK_ST(jet_resize_batch(s, rs_src, rs_ov_d, 2, JET_INTERP_LINEAR), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strstr(jet_last_error()->message, "dst[1] overlaps src[0]") != NULL);

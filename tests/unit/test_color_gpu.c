@@ -453,17 +453,6 @@ TEST(gpu_badarg_convert_color) {
 /* ------------------------------------------------------------ host tests */
 
 
-/* A registered image over addresses that are never touched. */
-static int fake_image(struct jet_image_s *im, struct jet_context_s *c, jet_format f, int w, int h,
-                      uintptr_t base) {
-  memset(im, 0, sizeof *im);
-  if (jet__image_layout_compute(f, w, h, NULL, JET_IMAGE_PITCH_ALIGN, &im->layout, "test") !=
-      JET_STATUS_OK)
-    return 0;
-  for (int i = 0; i < im->layout.planes; i++) im->plane[i] = (void *)(base + im->layout.plane[i].offset);
-  return jet__handle_register(&im->h, JET__H_IMAGE, c, "test") == JET_STATUS_OK;
-}
-
 static int failed_in_convert(void) {
   return strcmp(jet_last_error()->function, "jet_convert_color") == 0;
 }
@@ -482,7 +471,7 @@ TEST(badarg_convert_color_null_handles) {
   jet_stream s;
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_LEGACY, &s));
   struct jet_image_s img;
-  CHECK(fake_image(&img, &c, JET_FORMAT_RGBA8, 16, 8, 0x100000));
+  CHECK(jt_fake_image(&img, &c, JET_FORMAT_RGBA8, 16, 8, 0x100000));
   CHECK_ST(jet_convert_color(s, NULL, &img, JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED),
            JET_STATUS_INVALID_HANDLE);
   CHECK_ST(jet_convert_color(s, &img, NULL, JET_COLOR_BT601, JET_COLOR_RANGE_LIMITED),
@@ -515,15 +504,15 @@ TEST(badarg_convert_color_before_cuda) {
   CHECK_OK(jet_context_default_stream(&c, JET_STREAM_PER_THREAD, &s));
   CHECK_OK(jet_context_default_stream(&other, JET_STREAM_PER_THREAD, &so));
   struct jet_image_s nv12, nv12b, rgb, bgr, rgba_small, gray, gray16, alias, foreign;
-  CHECK(fake_image(&nv12, &c, JET_FORMAT_NV12, 64, 32, 0x1000000));
-  CHECK(fake_image(&nv12b, &c, JET_FORMAT_NV12, 64, 32, 0x2000000));
-  CHECK(fake_image(&rgb, &c, JET_FORMAT_RGB8, 64, 32, 0x3000000));
-  CHECK(fake_image(&bgr, &c, JET_FORMAT_BGR8, 64, 32, 0x4000000));
-  CHECK(fake_image(&rgba_small, &c, JET_FORMAT_RGBA8, 32, 32, 0x5000000));
-  CHECK(fake_image(&gray, &c, JET_FORMAT_GRAY8, 64, 32, 0x6000000));
-  CHECK(fake_image(&gray16, &c, JET_FORMAT_GRAY16, 64, 32, 0x7000000));
-  CHECK(fake_image(&alias, &c, JET_FORMAT_RGBA8, 64, 32, 0x3000000 + 4096));
-  CHECK(fake_image(&foreign, &other, JET_FORMAT_RGBA8, 64, 32, 0x8000000));
+  CHECK(jt_fake_image(&nv12, &c, JET_FORMAT_NV12, 64, 32, 0x1000000));
+  CHECK(jt_fake_image(&nv12b, &c, JET_FORMAT_NV12, 64, 32, 0x2000000));
+  CHECK(jt_fake_image(&rgb, &c, JET_FORMAT_RGB8, 64, 32, 0x3000000));
+  CHECK(jt_fake_image(&bgr, &c, JET_FORMAT_BGR8, 64, 32, 0x4000000));
+  CHECK(jt_fake_image(&rgba_small, &c, JET_FORMAT_RGBA8, 32, 32, 0x5000000));
+  CHECK(jt_fake_image(&gray, &c, JET_FORMAT_GRAY8, 64, 32, 0x6000000));
+  CHECK(jt_fake_image(&gray16, &c, JET_FORMAT_GRAY16, 64, 32, 0x7000000));
+  CHECK(jt_fake_image(&alias, &c, JET_FORMAT_RGBA8, 64, 32, 0x3000000 + 4096));
+  CHECK(jt_fake_image(&foreign, &other, JET_FORMAT_RGBA8, 64, 32, 0x8000000));
   const jet_color_matrix m = JET_COLOR_BT709;
   const jet_color_range r = JET_COLOR_RANGE_FULL;
 
@@ -542,7 +531,7 @@ TEST(badarg_convert_color_before_cuda) {
   }
   /* same format both sides */
   struct jet_image_s rgb2;
-  CHECK(fake_image(&rgb2, &c, JET_FORMAT_RGB8, 64, 32, 0x9000000));
+  CHECK(jt_fake_image(&rgb2, &c, JET_FORMAT_RGB8, 64, 32, 0x9000000));
   CHECK_ST(jet_convert_color(s, &rgb, &rgb2, m, r), JET_STATUS_INVALID_ARGUMENT);
   CHECK(strncmp(jet_last_error()->message, "format mismatch", 15) == 0);
   jet__handle_unregister(&rgb2.h);

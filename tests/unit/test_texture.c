@@ -64,16 +64,8 @@ static int fake_buf(struct jet_buffer_s *b, struct jet_context_s *c, jet_memory_
 }
 
 static struct jet_image_s *fake_image(struct jet_context_s *c, jet_format f, int w, int h) {
-  struct jet_image_s *im = calloc(1, sizeof *im);
-  if (!im) return NULL;
-  if (jet__image_layout_compute(f, w, h, NULL, JET_IMAGE_PITCH_ALIGN, &im->layout, "test") !=
-      JET_STATUS_OK) {
-    free(im);
-    return NULL;
-  }
-  for (int i = 0; i < im->layout.planes; i++)
-    im->plane[i] = (char *)BAD + im->layout.plane[i].offset;
-  if (jet__handle_register(&im->h, JET__H_IMAGE, c, "test") != JET_STATUS_OK) {
+  struct jet_image_s *im = malloc(sizeof *im);
+  if (im && !jt_fake_image(im, c, f, w, h, (uintptr_t)BAD)) {
     free(im);
     return NULL;
   }
