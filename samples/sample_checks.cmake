@@ -84,3 +84,31 @@ function(jet_find_npp prefix root static ok_var libs_var)
   set(${ok_var} ${ok} PARENT_SCOPE)
   set(${libs_var} "${libs}" PARENT_SCOPE)
 endfunction()
+
+# jet_sample_npp(NAME PREFIX ROOT STATIC SRC INCLUDES OK_VAR LIBS_VAR LIB...):
+# NPP found by jet_find_npp(PREFIX ROOT STATIC ... LIB...), and SRC compiled
+# against it (jet_sample_check into PREFIX_CHECK, with INCLUDES, NPP's and
+# CUDA's headers). OK_VAR is TRUE where both hold, LIBS_VAR the libraries then
+# (else empty); NAME's status lines say which, and why not.
+function(jet_sample_npp name prefix root static src includes ok_var libs_var)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
+  jet_find_npp(${prefix} "${root}" ${static} ok libs ${ARGN})
+  get_filename_component(src_name ${src} NAME)
+  if(ok)
+    jet_sample_check(${prefix}_CHECK ${CMAKE_CURRENT_BINARY_DIR}/checks ${src} ${includes}
+                     ${${prefix}_INCLUDE_DIR} ${CUDAToolkit_INCLUDE_DIRS})
+    if(NOT ${prefix}_CHECK)
+      message(STATUS "${name}: NPP found but ${src_name} does not compile against it:\n"
+                     "  ${${prefix}_CHECK_LOG}")
+      set(ok FALSE)
+    endif()
+  endif()
+  if(ok)
+    message(STATUS "${name}: NPP built in (${${prefix}_INCLUDE_DIR}; ${libs})")
+  else()
+    message(STATUS "${name}: NPP not found: built without NPP")
+    set(libs "")
+  endif()
+  set(${ok_var} ${ok} PARENT_SCOPE)
+  set(${libs_var} "${libs}" PARENT_SCOPE)
+endfunction()
