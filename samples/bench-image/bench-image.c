@@ -84,6 +84,7 @@
 #include "bench-image.h"
 #include "sample_bytes.h"
 #include "sample_util.h"
+#include "ref_image.h"
 
 #ifndef JET_BENCH_HAVE_NPP
 #define JET_BENCH_HAVE_NPP 0
@@ -283,19 +284,6 @@ static double image_bytes(jet_format f, int f16, int w, int h) {
 
 /* ------------------------------------------------------------------ bytes */
 
-/* Letterbox content rectangle (tests/ref/ref_image.h). */
-static void letterbox(int sw, int sh, int dw, int dh, int *cw, int *ch) {
-  if ((long long)dw * sh <= (long long)dh * sw) {
-    *cw = dw;
-    long long v = ((long long)sh * dw + sw / 2) / sw;
-    *ch = v < 1 ? 1 : (int)v;
-  } else {
-    *ch = dh;
-    long long v = ((long long)sw * dh + sh / 2) / sh;
-    *cw = v < 1 ? 1 : (int)v;
-  }
-}
-
 static double cfg_bytes(const bench_cfg *c) {
   double src = image_bytes(c->src, 0, c->w, c->h), dst = image_bytes(c->dst, c->f16, c->dw, c->dh);
   jet_format_desc sd;
@@ -311,8 +299,8 @@ static double cfg_bytes(const bench_cfg *c) {
     case BOP_HIST: b = src + 1024; break;
     case BOP_DNN:
     case BOP_DNN_BATCH: {
-      int cw = c->dw, ch = c->dh;
-      if (c->letterbox) letterbox(c->w, c->h, c->dw, c->dh, &cw, &ch);
+      int ox, oy, cw, ch;
+      ref_letterbox_rect(c->w, c->h, c->dw, c->dh, c->letterbox, &ox, &oy, &cw, &ch);
       long rows = jet_sample_rows_sampled(JET_INTERP_LINEAR, ch, c->h, used), chroma = 0;
       if (c->src == JET_FORMAT_NV12) {
         for (int r = 0; r + 1 < c->h; r += 2) chroma += used[r] | used[r + 1];
