@@ -25,9 +25,14 @@
  * destination is 1020 blocks, about one full wave of 8 blocks on each of an
  * H100's 132 SMs, where 32-row tiles left half of every SM idle.
  *
- * 8-bit enlarging with aligned source rows has its own kernels
- * (jet_resize_u8c{1,3,4}_up_*, see resize_up): a thread walks up to
+ * 8-bit enlarging with aligned source rows, and float bilinear enlarging,
+ * have their own kernels (jet_resize_u8c{1,3,4}_up_*, see resize_up;
+ * jet_resize_f32c{1,3}_up_linear, see resize_up_f32): a thread walks up to
  * JET_RS_ROWS_UP consecutive rows and takes each source row's taps once.
+ *
+ * Area whose windows meet at most 4 source pixels per axis (factors down to
+ * about 1/3) with 32-bit window arithmetic has kernels with tabulated
+ * weights (jet_resize_{u8,f32}c*_area_k{2,3,4}, see area_k).
  *
  * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
  * p.img[blockIdx.z] its planes; a single resize is a batch of one.
@@ -528,6 +533,150 @@ __device__ __forceinline__ void area_int(const jet__resize_params &p) {
     area_int_u8<C, 4>(p, im, x, y);
 }
 
+/* Area with small windows (jet_resize_{u8,f32}c*_area_k{2,3,4}, chosen by the
+ * launcher where p.area32 holds and no integer-factor kernel applies): every
+ * destination pixel's window meets at most K source columns and K rows (K =
+ * ceil((rs + rd - 1) / rd) on both axes, 2 to 4: 2 for factors 1/2, 2/3
+ * and 3/4, 3 for 1/3 and other ratios under 2, 4 under 3), so a block tabulates its columns' and rows' first source index
+ * and K overlap weights once (zero past the window, indices clamped to the
+ * image), and a pixel is K x K weighted taps with no window loops. The sums
+ * and rounding are the generic path's: area_px32's integers for 8-bit,
+ * resize_f32's compensated sums for float. Tiles as resize_u8's. */
+template <int K>
+__device__ __forceinline__ void fill_area_k(const jet__resize_params &p, int bx, int by, int tw, int th,
+                                            int *xs, u32 (*xw)[TX * 4], int *ys, u32 (*yw)[TH]) {
+  for (int i = threadIdx.y * TX + threadIdx.x; i < tw + th; i += TX * TY) {
+    const bool col = i < tw;
+    const int dn = col ? p.dw : p.dh, rs = col ? p.rsw : p.rsh, rd = col ? p.rdw : p.rdh;
+    const int d = min(col ? bx + i : by + (i - tw), dn - 1);
+    const int lo = d * rs, hi = lo + rs, s0 = lo / rd; /* 32 bits: p.area32 */
+    u32 w[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      const int a = (s0 + k) * rd;
+      w[k] = (u32)max(min(a + rd, hi) - max(a, lo), 0);
+    }
+    if (col) {
+      xs[i] = s0;
+#pragma unroll
+      for (int k = 0; k < K; k++) xw[k][i] = w[k];
+    } else {
+      ys[i - tw] = s0;
+#pragma unroll
+      for (int k = 0; k < K; k++) yw[k][i - tw] = w[k];
+    }
+  }
+}
+
+template <int C, int K, bool F32>
+__device__ __forceinline__ void area_k(const jet__resize_params &p) {
+  constexpr int G = F32 || C == 4 ? 1 : 4;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  __shared__ int xs[TX * 4], ys[TH];
+  __shared__ u32 xw[K][TX * 4], yw[K][TH];
+  const int rows = p.rows; /* as resize_u8 */
+  int bx, by;
+  tile_of(p.dw, TX * G, bx, by, TY * rows);
+  fill_area_k<K>(p, bx, by, TX * G, TY * rows, xs, xw, ys, yw);
+  __syncthreads();
+  const int lx = threadIdx.x * G, x = bx + lx;
+  if (x >= p.dw) return;
+  const int n = min(G, p.dw - x);
+  /* column taps from the tables at each use: kept in registers they spill */
+  auto xi = [&](int g, int k) { return min(xs[lx + g] + k, p.sw - 1) * (F32 ? C : 1); };
+  auto wx = [&](int g, int k) { return xw[k][lx + g]; };
+#pragma unroll 1
+  for (int r = 0; r < rows; r++) {
+    const int ly = threadIdx.y + r * TY, y = by + ly;
+    if (y >= p.dh) break;
+    const u8 *rw[K];
+    u32 wy[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      rw[k] = im.src + (u64)min(ys[ly] + k, p.sh - 1) * im.src_pitch;
+      wy[k] = yw[k][ly];
+    }
+    if constexpr (F32) {
+      float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
+      float v[K][K][C];
+#pragma unroll
+      for (int j = 0; j < K; j++)
+#pragma unroll
+        for (int i = 0; i < K; i++)
+#pragma unroll
+          for (int c = 0; c < C; c++) v[j][i][c] = __ldg((const float *)rw[j] + xi(0, i) + c);
+      /* taps of weight 0 (past the window) are left out, not multiplied:
+       * an infinity there must not make NaN */
+#pragma unroll
+      for (int c = 0; c < C; c++) {
+        df s = {0.0f, 0.0f};
+#pragma unroll
+        for (int j = 0; j < K; j++) {
+          df h = {0.0f, 0.0f};
+#pragma unroll
+          for (int i = 0; i < K; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
+          if (wy[j]) {
+            df_add_prod(s, (float)wy[j], h.hi);
+            df_add_prod(s, (float)wy[j], h.lo);
+          }
+        }
+        q[c] = __fdiv_rn(df_value(s), (float)p.area_d);
+      }
+    } else {
+      u32 s[G * C];
+#pragma unroll
+      for (int k = 0; k < G * C; k++) s[k] = 0;
+#pragma unroll
+      for (int j = 0; j < K; j++)
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+          u32 h[C];
+#pragma unroll
+          for (int c = 0; c < C; c++) h[c] = 0;
+#pragma unroll
+          for (int i = 0; i < K; i++) {
+            u32 t[C];
+            ld8<C, C == 4>(rw[j], xi(g, i), t);
+#pragma unroll
+            for (int c = 0; c < C; c++) h[c] += wx(g, i) * t[c];
+          }
+#pragma unroll
+          for (int c = 0; c < C; c++) s[g * C + c] += wy[j] * h[c];
+        }
+      const u32 D = (u32)p.area_d;
+      u8 out[G * C];
+#pragma unroll
+      for (int k = 0; k < G * C; k++) out[k] = (u8)div_inv(2u * s[k] + D, 2u * D, p.area_inv);
+      st8<C, G>(im.dst + (u64)y * im.dst_pitch + (u64)x * C, out, n, p.dst_vec);
+    }
+  }
+}
+
+/* The float and RGBA8 kernels' threads take one pixel, the others 4; MINB
+ * blocks per SM: 4 (64 registers) where that does not spill */
+#define AREA_K(C, K, kind, F32, MINB)                                                              \
+  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) jet_resize_##kind##_area_k##K(jet__resize_params p) { \
+    jet_pdl_enter();                                                                               \
+    area_k<C, K, F32>(p);                                                                          \
+  }
+#ifndef JET_COMPACT_KERNELS
+AREA_K(1, 2, u8c1, false, 4)
+AREA_K(1, 3, u8c1, false, 4)
+AREA_K(3, 2, u8c3, false, 4)
+AREA_K(3, 3, u8c3, false, 4)
+AREA_K(4, 2, u8c4, false, 4)
+AREA_K(4, 3, u8c4, false, 4)
+AREA_K(1, 2, f32c1, true, 4)
+AREA_K(1, 3, f32c1, true, 4)
+AREA_K(3, 2, f32c3, true, 4)
+AREA_K(3, 3, f32c3, true, 4)
+AREA_K(1, 4, u8c1, false, 3)
+AREA_K(3, 4, u8c3, false, 3)
+AREA_K(4, 4, u8c4, false, 4)
+AREA_K(1, 4, f32c1, true, 4)
+AREA_K(3, 4, f32c3, true, 4)
+#endif
+
 /* 8-bit enlarging (dw >= sw and dh >= sh), nearest and bilinear, 4-byte
  * aligned source rows (jet_resize_u8c{1,3,4}_up_*, chosen by the launcher).
  * An enlarging resize writes 2 to 4 bytes per byte read, at copy speed
@@ -738,6 +887,91 @@ RESIZE_UP(3, MODE_NEAREST, nearest, 4)
 RESIZE_UP(3, MODE_LINEAR, linear, 3)
 RESIZE_UP(4, MODE_NEAREST, nearest, 4)
 RESIZE_UP(4, MODE_LINEAR, linear, 4)
+#endif
+
+/* Float bilinear enlarging (jet_resize_f32c{1,3}_up_linear): the walk of
+ * resize_up, one pixel per thread. The formula is separable as written
+ * (color_coeffs.h), so a source row's horizontal sums h = (ONE-ax)*p0 + ax*p1
+ * are taken once, kept with their rounding error (hi + lo), and each
+ * destination row of the walk is (ONE-ay)*h0 + ay*h1 of two of them, with the
+ * same compensated products as resize_f32's four-term sum. */
+template <int C>
+__device__ __forceinline__ void resize_up_f32(const jet__resize_params &p) {
+  const jet__resize_image &im = p.img[blockIdx.z];
+  constexpr int TW = TX * TY;
+  __shared__ int xs[TW], xa[TW], ys[RU], ya[RU];
+  const int rows = p.rows; /* 1..RU, uniform */
+  int bx, by;
+  tile_of(p.dw, TW, bx, by, rows);
+  fill_tables<MODE_LINEAR, RU>(p, bx, by, TW, xs, xa, ys, ya, rows);
+  __syncthreads();
+  const int lx = threadIdx.y * TX + threadIdx.x, x = bx + lx;
+  const int nr = min(rows, p.dh - by);
+  if (x >= p.dw || nr <= 0) return;
+  const float ONE = (float)JET_RESIZE_ONE;
+  const int x0 = xs[lx] * C, x1 = min(xs[lx] + 1, p.sw - 1) * C;
+  const float wx1 = (float)xa[lx], wx0 = ONE - wx1;
+  const u8 *const src = im.src;
+  const u64 sp = im.src_pitch, dp = im.dst_pitch;
+  df h0[C], h1[C];
+  auto hrow = [&](int j, df *h) {
+    const float *row = (const float *)(src + (u64)j * sp);
+    float a[C], b[C];
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      a[c] = __ldg(row + x0 + c);
+      b[c] = __ldg(row + x1 + c);
+    }
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      h[c].hi = __fmul_rn(wx0, a[c]);
+      h[c].lo = __fmaf_rn(wx0, a[c], -h[c].hi);
+      df_add_prod(h[c], wx1, b[c]);
+    }
+  };
+  {
+    const int jl = min(ys[nr - 1] + 1, p.sh - 1);
+    const u8 *pf = src + (u64)ys[0] * sp + 4u * (u64)x0;
+    for (int j = ys[0]; j <= jl; j++, pf += sp) asm volatile("prefetch.global.L2 [%0];" ::"l"(pf));
+  }
+  float *q = (float *)(im.dst + (u64)by * dp) + (u64)x * C;
+  int cur = -2; /* as resize_up */
+#pragma unroll 1
+  for (int r = 0; r < nr; r++, q = (float *)((u8 *)q + dp)) {
+    const int y0 = ys[r];
+    if (y0 != cur) {
+      if (y0 == cur + 1) {
+#pragma unroll
+        for (int c = 0; c < C; c++) h0[c] = h1[c];
+      } else {
+        hrow(y0, h0);
+      }
+      hrow(min(y0 + 1, p.sh - 1), h1);
+      cur = y0;
+    }
+    const float wy1 = (float)ya[r], wy0 = ONE - wy1;
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      df s;
+      s.hi = __fmul_rn(wy0, h0[c].hi);
+      s.lo = __fmaf_rn(wy0, h0[c].hi, -s.hi);
+      df_add_prod(s, wy1, h1[c].hi);
+      s.lo = __fmaf_rn(wy0, h0[c].lo, s.lo);
+      s.lo = __fmaf_rn(wy1, h1[c].lo, s.lo);
+      q[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
+    }
+  }
+}
+
+#ifndef JET_COMPACT_KERNELS
+extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_f32c1_up_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  resize_up_f32<1>(p);
+}
+extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_f32c3_up_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  resize_up_f32<3>(p);
+}
 #endif
 
 template <int C, int MODE>

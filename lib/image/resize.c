@@ -148,12 +148,22 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     rows = 1;
     fixed_rows = 1;
   }
-  /* 8-bit enlarging with aligned source rows: kernels that walk rows and
-   * take each source row's taps once (rows adapt as for the tiled ones) */
-  if (!JET_COMPACT_KERNELS && !is_float && interp != JET_INTERP_AREA && p.src_vec && p.dw >= p.sw &&
-      p.dh >= p.sh) {
+  /* area whose windows meet at most 4 x 4 source pixels, where no
+   * integer-factor kernel took it: tabulated weights (area_k) */
+  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_AREA && p.area32 && !fixed_rows &&
+      (channels != 4 || p.src_vec)) {
+    long long kx = ((long long)p.rsw + 2LL * p.rdw - 2) / p.rdw;
+    long long ky = ((long long)p.rsh + 2LL * p.rdh - 2) / p.rdh;
+    long long kk = kx > ky ? kx : ky;
+    if (kk <= 4) snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, kk < 2 ? 2 : (int)kk);
+  }
+  /* enlarging, 8-bit with aligned source rows and float bilinear: kernels
+   * that walk rows and take each source row's taps once (rows adapt as for
+   * the tiled ones) */
+  if (!JET_COMPACT_KERNELS && p.dw >= p.sw && p.dh >= p.sh &&
+      (is_float ? interp == JET_INTERP_LINEAR : interp != JET_INTERP_AREA && p.src_vec)) {
     snprintf(name, sizeof name, "jet_resize_%s_up_%s", kind, mode_names[interp]);
-    rows = JET_RS_ROWS_UP;
+    rows = channels == 3 && !is_float ? JET_RS_ROWS_UP / 2 : JET_RS_ROWS_UP;
     fixed_rows = 0;
     up = 1;
   }
@@ -167,12 +177,17 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   }
   jet_dim3 grid;
   if (!fixed_rows) {
-    /* fewer rows per thread until there are 8 blocks per SM (or 1 row) */
+    /* fewer rows per thread until there are bps blocks per SM (or 1 row).
+     * The enlarging kernels amortise a block's tables and prefetch over its
+     * walk: they take 4 blocks per SM (8 for 3- and 4-channel nearest) and
+     * 3-channel 8-bit walks of at most 16 rows (an H100 sweep of 1 to 16
+     * blocks per SM; 32-row 3-channel walks left 1.5 waves at 4K). */
     unsigned long long sms = src[0]->h.ctx->info.sm_count > 0 ? (unsigned)src[0]->h.ctx->info.sm_count : 1u;
     unsigned long long tx = ((unsigned long long)p.dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
+    unsigned bps = up && !(interp == JET_INTERP_NEAREST && channels >= 3) ? 4u : 8u;
     while (rows > 1) {
       unsigned long long th = (unsigned long long)row_mul * (unsigned)rows;
-      if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * 8) break;
+      if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * bps) break;
       rows /= 2;
     }
   }

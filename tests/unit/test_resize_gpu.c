@@ -190,8 +190,10 @@ TEST(gpu_resize_enlarge_paths) {
       {1, 1, 7, 5},    {3, 2, 6, 4},      {4, 3, 8, 6},     {5, 3, 10, 6},      {6, 4, 9, 6},
       {8, 4, 8, 11},   {9, 7, 12, 7},     {12, 5, 16, 5},   {13, 3, 1000, 4},   {4, 2, 4, 2},
       {7, 9, 29, 31},  {640, 360, 1280, 720}, {640, 361, 1920, 1081}, {1280, 720, 1920, 1080},
+      {63, 45, 42, 30}, {41, 30, 31, 20}, {40, 26, 20, 13}, {9, 7, 5, 4}, {1921, 1081, 1281, 721},
   };
-  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_RGBA8, JET_FORMAT_BGR8};
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8,    JET_FORMAT_RGBA8,
+                                  JET_FORMAT_BGR8,  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++)
       for (int m = 0; m < 2; m++)
@@ -199,6 +201,36 @@ TEST(gpu_resize_enlarge_paths) {
           if (cases[i][2] * cases[i][3] > 100000 && (f + (size_t)m + (size_t)which) % 2) continue;
           CHECK(resize_case(ctx, st, fs[f], cases[i], (jet_interp)m, which) == 0);
         }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* Area downscales whose windows meet at most 2 to 4 source pixels per axis
+ * (the tabulated-weight kernels, area_k): factors 2/3, 3/4, 1/2 and 1/3,
+ * arbitrary ratios under 2 (3 pixels) and under 3 (4 pixels), axes of
+ * different window sizes, odd and large sizes; every pixel format in every
+ * layout. */
+TEST(gpu_resize_area_windows) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {
+      {3, 2, 2, 2},     {63, 45, 42, 30},  {44, 28, 33, 21}, {41, 30, 31, 20},  {51, 33, 17, 11},
+      {40, 26, 20, 13}, {17, 9, 16, 8},    {2, 3, 1, 2},     {1921, 1081, 1281, 721},
+      {1920, 1080, 1280, 720}, {2560, 1440, 1920, 1080}, {89, 40, 30, 14}, {25, 16, 9, 7},
+      {1280, 720, 427, 240},
+  };
+  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8,    JET_FORMAT_RGBA8,
+                                  JET_FORMAT_BGR8,  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++)
+      for (int which = 0; which < 4; which++) {
+        if (cases[i][0] * cases[i][1] > 100000 && (f + (size_t)which + i) % 4) continue;
+        CHECK(resize_case(ctx, st, fs[f], cases[i], JET_INTERP_AREA, which) == 0);
+      }
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
