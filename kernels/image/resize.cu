@@ -90,32 +90,6 @@ __device__ __forceinline__ float df_value(df a) { return __fadd_rn(a.hi, a.lo); 
 
 /* ------------------------------------------------------------ coordinates */
 
-/* n / d, exactly, for n < 2^32 and d >= 2 with inv = floor(2^32 / d): the
- * estimate umulhi(n, inv) is q or q - 1 (inv > 2^32/d - 1 and n < 2^32), so
- * one correction step gives q; a few instructions instead of a division. */
-__device__ __forceinline__ u32 div_inv(u32 n, u32 d, u32 inv) {
-  const u32 q = __umulhi(n, inv);
-  return q + (n - q * d >= d ? 1u : 0u);
-}
-
-/* lin_coord of an axis where it fits 32 bits, with inv = floor(2^32 /
- * (2 * dn)): its two divisions by 2 * dn as div_inv (same integers). */
-__device__ __forceinline__ void lin_coord_inv(int d, int dn, int sn, u32 inv, int &s0, int &frac) {
-  const long long n = (2LL * d + 1) * sn - dn;
-  u32 x0 = 0, ax = 0;
-  if (n > 0) {
-    const u32 un = (u32)n, ud = 2u * (u32)dn;
-    x0 = div_inv(un, ud, inv);
-    ax = div_inv((un - x0 * ud) << JET_RESIZE_FRAC_BITS, ud, inv);
-  }
-  if ((int)x0 >= sn - 1) {
-    x0 = (u32)(sn - 1);
-    ax = 0;
-  }
-  s0 = (int)x0;
-  frac = (int)ax;
-}
-
 __device__ __forceinline__ int nearest_index(int d, int dn, int sn, bool fit32) {
   if (fit32) return (int)((u32)(2 * d + 1) * (u32)sn / (2u * (u32)dn));
   return (int)(((2LL * d + 1) * sn) / (2LL * dn));
