@@ -399,6 +399,14 @@ static void name_cfg(result *r) {
   r->copy_bytes = floor(r->bytes / 2 / 4) * 4;
 }
 
+/* A resize by num/den: the destination size, rounded to nearest. */
+static void set_scale(bench_cfg *c, int num, int den) {
+  c->scale_num = num;
+  c->scale_den = den;
+  c->dw = (int)(((long long)c->w * num + den / 2) / den);
+  c->dh = (int)(((long long)c->h * num + den / 2) / den);
+}
+
 static void gen_size(int s) {
   int w = SIZES[s].w, h = SIZES[s].h;
   bench_cfg c;
@@ -445,10 +453,7 @@ static void gen_size(int s) {
         c.op = BOP_RESIZE;
         c.src = c.dst = px4[f];
         c.interp = ip;
-        c.scale_num = scales[k][0];
-        c.scale_den = scales[k][1];
-        c.dw = (int)(((long long)w * c.scale_num + c.scale_den / 2) / c.scale_den);
-        c.dh = (int)(((long long)h * c.scale_num + c.scale_den / 2) / c.scale_den);
+        set_scale(&c, scales[k][0], scales[k][1]);
         name_cfg(add(&c, s));
       }
   /* box and Gaussian up to 7x7, every border; larger windows, replicate */
@@ -570,10 +575,7 @@ static void gen_size(int s) {
     c.op = BOP_RESIZE_BATCH;
     c.src = c.dst = F(RGBA8);
     c.interp = rb[k][0];
-    c.scale_num = rb[k][1];
-    c.scale_den = rb[k][2];
-    c.dw = (int)(((long long)w * c.scale_num + c.scale_den / 2) / c.scale_den);
-    c.dh = (int)(((long long)h * c.scale_num + c.scale_den / 2) / c.scale_den);
+    set_scale(&c, rb[k][1], rb[k][2]);
     c.count = BATCH_N;
     name_cfg(add(&c, s));
   }
