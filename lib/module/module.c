@@ -372,6 +372,10 @@ jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image
   return st;
 }
 
+int jet__kernel_blocks_256(jet_kernel k) {
+  return k->blocks_256;
+}
+
 void jet__builtins_release(struct jet_context_s *ctx) {
   for (int i = 0; i < JET__BUILTIN_MAX && ctx->builtins[i].set; i++) {
     (void)module_free(ctx->builtins[i].mod, 1, "jet_context_destroy");
@@ -483,6 +487,18 @@ jet_status jet_module_kernel(jet_module m, const char *name, jet_kernel *out) {
     free(k);
     k = NULL;
     goto done;
+  }
+  /* jetrt's own kernels size their grids by it (blocks of 256 threads, no
+   * dynamic shared memory): looked up once, here */
+  if (m->builtin && k->max_threads >= 256) {
+    r = api->cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->blocks_256, f, 256, 0);
+    if (r != CUDA_SUCCESS) {
+      st = jet__cu_error(r, __func__, "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL,
+                         "kernel '%s', 256 threads", name);
+      free(k);
+      k = NULL;
+      goto done;
+    }
   }
   k->params = count_params(api, f);
   st = jet__handle_register_embedded(&k->h, JET__H_KERNEL, m->h.ctx, __func__);
