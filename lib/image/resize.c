@@ -58,15 +58,8 @@ static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, je
 
 static const jet_dim3 block_dim = {JET_RS_TX, JET_RS_TY, 1};
 
-/* Rows per thread, 1..@max_rows, for tiles of @row_mul * rows rows, @tx tiles
- * across @dh rows and @count pairs, with @slots blocks resident on the whole
- * GPU at once, for kernels bound by instruction issue. A block's time is
- * about rows + @prologue (its tables, in rows), and blocks of equal work
- * finish together, so a last wave of a few blocks costs as much as a full
- * one: the rows with the fewest waves x (rows + prologue), the most rows on
- * a tie. */
-static int rows_for(unsigned long long tx, int dh, int row_mul, int max_rows, int count,
-                    unsigned long long slots, int prologue) {
+int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_rows, int count,
+                         unsigned long long slots, int prologue) {
   int best = max_rows;
   unsigned long long best_cost = ~0ull;
   for (int r = max_rows; r >= 1; r--) {
@@ -209,7 +202,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       /* bilinear walks are bound by instruction issue, not DRAM: whole
        * waves of blocks (an H100 A/B: RGB8 x3/2 to 3840x2160 1.73 -> 1.39x
        * copy, GRAY8 x3/2 to 5760x3240 1.62 -> 1.33x) */
-      rows = rows_for(tx, p.dh, row_mul, rows, count, sms * (unsigned)resident, 4);
+      rows = jet__resize_rows_for(tx, p.dh, row_mul, rows, count, sms * (unsigned)resident, 4);
     } else {
       /* fewer rows per thread until there are bps blocks per SM (or 1 row).
        * The enlarging kernels amortise a block's tables and prefetch over its
