@@ -776,7 +776,6 @@ __device__ __forceinline__ void st_words(u8 *q, const u32 *w, int n, int vec) {
   }
 }
 
-
 template <int C, int MODE>
 __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
   constexpr int G = C == 4 ? 1 : 4, W = G * C;
@@ -813,8 +812,8 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
       const int x0 = xs[g], x1 = LIN ? min(x0 + 1, p.sw - 1) : x0;
       wgt[g] = (u32)(JET_RESIZE_ONE - xa[g]) | ((u32)xa[g] << 16);
       if (C == 1) {
-        /* one 8-byte window for all 4 pixels; a tap pair's selector in
-         * bits 0-7, the pair of pixel g ^ 1 in bits 8-15 (see hrow) */
+        /* one 8-byte window for all 4 pixels; sa[g]: pixel g's tap pair
+         * selector (taps puts pixel g + 1's in bits 8-15 beside it) */
         wi[g] = (u32)xs[0] >> 2;
         sa[g] = LIN ? ((u32)x0 - (wi[g] << 2)) | ((u32)x1 - (wi[g] << 2)) << 4 : (u32)x0 - (wi[g] << 2);
       } else if (C == 3) {
@@ -1067,7 +1066,7 @@ __device__ __forceinline__ void resize_up_f32(const jet__resize_params &p) {
     for (int j = ys[0]; j <= jl; j++, pf += sp) asm volatile("prefetch.global.L2 [%0];" ::"l"(pf));
   }
   float *q = (float *)(im.dst + (u64)by * dp) + (u64)x * C;
-  int cur = -2; /* as resize_up */
+  int cur = -2; /* source row of h0 (none yet: y0 == cur + 1 must not hold) */
 #pragma unroll 1
   for (int r = 0; r < nr; r++, q = (float *)((u8 *)q + dp)) {
     const int y0 = ys[r];

@@ -174,8 +174,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     if (kk <= 4) snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, kk < 2 ? 2 : (int)kk);
   }
   /* enlarging, 8-bit with aligned source rows and float bilinear: kernels
-   * that walk rows and take each source row's taps once (rows adapt as for
-   * the tiled ones) */
+   * that walk rows and take each source row's taps once (rows per thread:
+   * below) */
   if (!JET_COMPACT_KERNELS && p.dw >= p.sw && p.dh >= p.sh &&
       (is_float ? interp == JET_INTERP_LINEAR : interp != JET_INTERP_AREA && p.src_vec)) {
     snprintf(name, sizeof name, "jet_resize_%s_up_%s", kind, mode_names[interp]);
