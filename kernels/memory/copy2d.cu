@@ -6,7 +6,12 @@
  *
  * A thread moves one V (16, 4 or 1 bytes: the widest that the pointers,
  * pitches and row width allow) of a row, and walks down the rows
- * gridDim.y apart, four rows' loads in flight before their stores.
+ * gridDim.y * blockDim.y apart, four rows' loads in flight before their
+ * stores. Blocks are 256 threads: blockDim.x lanes across a row (16 to 256,
+ * chosen by the host to leave the fewest idle lanes at a row's end) times
+ * blockDim.y rows. Fills store with the streaming hint (st.global.cs): the
+ * bytes are not read back by this kernel, and on H100 it made packed fills
+ * of 16-byte-aligned spans faster than cudaMemsetAsync, which they replace.
  * Like the image kernels, each starts with the programmatic-launch wait
  * (griddepcontrol; kernels/image/pdl.cuh explains it).
  */
@@ -25,8 +30,8 @@ __device__ __forceinline__ void copy_rows(const char *__restrict__ src, u64 sp,
   jet_pdl_enter_();
   const u64 x = (u64)blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= nv) return;
-  const u64 step = gridDim.y;
-  u64 y = blockIdx.y;
+  const u64 step = (u64)gridDim.y * blockDim.y;
+  u64 y = (u64)blockIdx.y * blockDim.y + threadIdx.y;
   for (; y + 3 * step < h; y += 4 * step) {
     V v[4];
 #pragma unroll
@@ -42,7 +47,9 @@ __device__ __forceinline__ void fill_rows(char *__restrict__ dst, u64 dp, u64 nv
   jet_pdl_enter_();
   const u64 x = (u64)blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= nv) return;
-  for (u64 y = blockIdx.y; y < h; y += gridDim.y) ((V *)(dst + y * dp))[x] = v;
+  const u64 step = (u64)gridDim.y * blockDim.y;
+  for (u64 y = (u64)blockIdx.y * blockDim.y + threadIdx.y; y < h; y += step)
+    __stcs((V *)(dst + y * dp) + x, v);
 }
 
 extern "C" __global__ void __launch_bounds__(256) jet_copy2d_v16(const char *src, u64 sp, char *dst,

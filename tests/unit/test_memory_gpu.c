@@ -259,15 +259,21 @@ TEST(gpu_memcpy_2d_device_to_device_widths) {
   jet_stream st;
   CHECK_OK(jet_stream_create(ctx, &sd, &st));
   /* w, h, alignment of pointers and pitches (16, 4, 1), padding of the source pitch */
+  /* rows of 80, 960 and 640 vectors take 16-, 64- and 128-lane blocks; a
+   * one-vector row 1.1M tall takes 16 x 16 blocks and more than 65535 of them */
   static const size_t cases[][4] = {{7680, 1081, 16, 64}, {1921 * 4, 1081, 4, 4},
                                     {1921, 1081, 1, 3},   {64, 70000, 16, 16},
                                     {1, 1, 1, 1},         {16, 3, 16, 0},
-                                    {3, 2, 4, 4}};
+                                    {3, 2, 4, 4},         {1280, 37, 16, 0},
+                                    {15360, 9, 16, 64},   {10240, 5, 16, 16},
+                                    {16, 1100000, 16, 0}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (int k = 0; k < 2; k++)
       CHECK(run_2d_d2d(ctx, k ? st : NULL, cases[i][0], cases[i][1], cases[i][2], cases[i][3]) == 0);
-  /* packed rows (pitch == width): one 1D copy and fill */
+  /* packed rows (pitch == width): one 1D copy and fill, the fill by the
+   * 16-byte kernel where the span allows it, else by cudaMemsetAsync */
   CHECK(run_2d_d2d(ctx, st, 4096, 64, 0, 0) == 0);
+  CHECK(run_2d_d2d(ctx, st, 4095, 3, 0, 0) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
