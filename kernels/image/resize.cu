@@ -20,7 +20,7 @@
  *
  * RGB8 bilinear with aligned source rows, above 1/2 across, takes a tap
  * pair's 6 bytes from 3 words shifted to the first byte instead of 12 byte
- * loads (resize_u8 with VEC).
+ * loads (jet_resize_u8c3w_linear, resize_u8 with VEC).
  *
  * RGBA8 with aligned rows has its own kernels (jet_resize_u8c4v_*, chosen by
  * the launcher): nearest and bilinear issue all of a thread's loads before
@@ -262,12 +262,6 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   if (x >= p.dw) return;
   const int n = min(G, p.dw - x);
   const u32 ONE = JET_RESIZE_ONE;
-  /* RGB8 bilinear from aligned rows takes its taps from words above 1/2
-   * across (H100: x3/4 10-25% faster, x2/3 up to 7%). The kernel holding
-   * both paths takes 48 registers instead of 40 (5 blocks per SM, not 6):
-   * x1/2 and x1/3, bound by memory and on byte loads, run 3-8% slower than
-   * the byte-only kernel did. */
-  const bool words = p.sw < 2 * p.dw;
 #pragma unroll 1
   for (int r = 0; r < rows; r++) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
@@ -286,7 +280,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
         int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
         u32 ax = (u32)xa[lx + g], ay = (u32)ya[ly];
         const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = im.src + (u64)y1 * im.src_pitch;
-        if (C == 3 && VEC && words) {
+        if (C == 3 && VEC) {
           /* aligned rows: a row's two taps (6 bytes from 3 * x0, x1's at s)
            * from 3 words shifted to the first byte, instead of 12 byte
            * loads; (ONE - ax) * a + ax * b as 2-way dot products */
@@ -1181,19 +1175,19 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   }
 }
 
-/* The 4-byte load path (RGBA8; RGB8 bilinear) is chosen once per launch
- * (uniform), not per tap. */
-#define RESIZE_U8_BODY(C, G, MODE)                             \
-  {                                                            \
-    jet_pdl_enter();                                           \
-    if constexpr (C == 4 || (C == 3 && MODE == MODE_LINEAR)) { \
-      if (p.src_vec)                                           \
-        resize_u8<C, G, MODE, true>(p);                        \
-      else                                                     \
-        resize_u8<C, G, MODE, false>(p);                       \
-    } else {                                                   \
-      resize_u8<C, G, MODE, false>(p);                         \
-    }                                                          \
+/* The 4-byte load path (RGBA8) is chosen once per launch (uniform), not per
+ * tap. */
+#define RESIZE_U8_BODY(C, G, MODE)        \
+  {                                       \
+    jet_pdl_enter();                      \
+    if constexpr (C == 4) {               \
+      if (p.src_vec)                      \
+        resize_u8<C, G, MODE, true>(p);   \
+      else                                \
+        resize_u8<C, G, MODE, false>(p);  \
+    } else {                              \
+      resize_u8<C, G, MODE, false>(p);    \
+    }                                     \
   }
 #define RESIZE_U8(name, C, G, MODE) \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) RESIZE_U8_BODY(C, G, MODE)
@@ -1233,6 +1227,12 @@ RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
 RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
 RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR)
+/* RGB8 bilinear from aligned rows, above 1/2 across (the launcher's): taps
+ * from words. Its own kernel, so that the byte kernel keeps 40 registers. */
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c3w_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  resize_u8<3, 4, MODE_LINEAR, true>(p);
+}
 RESIZE_U8_AREA(jet_resize_u8c3_area, 3, 4)
 RESIZE_U8(jet_resize_u8c4_nearest, 4, 1, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c4_linear, 4, 1, MODE_LINEAR)
