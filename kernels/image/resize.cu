@@ -729,8 +729,8 @@ AREA_K(3, 4, f32c3, true, 4)
  * - a block's 256 threads sit side by side, so that each destination row
  *   of a tile is one contiguous stretch of 256*G pixels (DRAM pages stay
  *   open, as in a copy);
- * - a thread computes its G pixels' columns itself (G = 4 for 1 and 3
- *   channels, 1 for 4; no table) and walks p.rows consecutive destination
+ * - a thread computes its G pixels' columns itself (G = 4, but 1 for
+ *   4-channel bilinear; no table) and walks p.rows consecutive destination
  *   rows; a source row's horizontal taps are taken once, when it enters the
  *   walk (an enlarging walk meets each source row once or twice), and (1- and
  *   4-channel bilinear) its words are loaded one step earlier, so that the
@@ -738,7 +738,8 @@ AREA_K(3, 4, f32c3, true, 4)
  * - taps come from whole words: 1 channel, one 8-byte window per row for
  *   all 4 pixels (a step of at most one source pixel per destination pixel
  *   keeps them in 8 bytes); 3 channels, 3 words per pixel shifted to its
- *   first byte; 4 channels, the pixel pair;
+ *   first byte; 4 channels, the pixel pair (bilinear) or each pixel
+ *   (nearest, stored as one 16-byte word where rows are 16-byte aligned);
  * - the block asks L2 for all its source rows before the walk;
  * - two tap pairs are one byte permutation, and a horizontal sum
  *   (ONE - ax) * a + ax * b one 2-way dot product (__dp2a_lo, __dp2a_hi);
@@ -772,8 +773,8 @@ __device__ __forceinline__ void st_words(u8 *q, const u32 *w, int n, int vec) {
 
 template <int C, int MODE>
 __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
-  constexpr int G = C == 4 ? 1 : 4, W = G * C;
   constexpr bool LIN = MODE == MODE_LINEAR;
+  constexpr int G = C == 4 && LIN ? 1 : 4, W = G * C;
   const jet__resize_image &im = p.img[blockIdx.z];
   const u8 *const src = im.src;
   const u64 sp = im.src_pitch, dp = im.dst_pitch;
@@ -819,7 +820,8 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
         sa[g] = s3 << 4 | 1u << 8 | (1u + s3) << 12;
         sb[g] = 2u | (2u + s3) << 4;
       } else {
-        wi[g] = (u32)x0;
+        /* columns past the image's right edge (G = 4, nearest) read its last pixel */
+        wi[g] = (u32)min(x0, p.sw - 1);
         sa[g] = (u32)x1;
       }
     }
@@ -834,7 +836,7 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
    * does not wait on L2 for its next row.
    * 1 channel: the 8-byte window; 3 channels: per pixel, its first 4 bytes
    * (and, linear, the next 4); 4 channels: the pixel (and, linear, x1's). */
-  constexpr int NV = C == 1 ? 2 : C == 3 ? (LIN ? 2 * G : G) : (LIN ? 2 : 1);
+  constexpr int NV = C == 1 ? 2 : C == 3 ? (LIN ? 2 * G : G) : (LIN ? 2 : G);
   auto ldrow = [&](auto e, int j, u32 *v) {
     constexpr bool EDGE = decltype(e)::value;
     const u32 *row = (const u32 *)(src + (u64)(u32)j * sp);
@@ -850,7 +852,8 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
         if (LIN) v[G + g] = __funnelshift_r(w1, ldw(wi[g] + 2), fs[g]);
       }
     } else if (!LIN) {
-      v[0] = __ldg(row + wi[0]);
+#pragma unroll
+      for (int g = 0; g < G; g++) v[g] = __ldg(row + wi[g]);
     } else {
       ld_pair((const u8 *)row, (int)wi[0], (int)sa[0], pair, v[0], v[1]);
     }
@@ -886,7 +889,8 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
         }
       }
     } else if (!LIN) {
-      h[0] = v[0];
+#pragma unroll
+      for (int g = 0; g < G; g++) h[g] = v[g];
     } else {
       const u32 t01 = __byte_perm(v[0], v[1], 0x5140), t23 = __byte_perm(v[0], v[1], 0x7362);
       h[0] = __dp2a_lo(wgt[0], t01, 0u);
@@ -912,6 +916,9 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
   constexpr int SH = JET_RESIZE_FRAC_BITS + 2;
   constexpr u32 RND = 1u << (2 * JET_RESIZE_FRAC_BITS + 1);
   u8 *q = im.dst + (u64)by * dp + (u64)x * C;
+  /* 4-channel nearest: a thread's 4 pixels as one 16-byte store where the
+   * rows allow it (x is a multiple of 4) */
+  const bool al16 = ((((unsigned long long)im.dst) | dp) & 15) == 0;
   const int last = p.sh - 1;
   auto walk = [&](auto fast) {
     /* fast: whole-word stores and loads inside the row (the common case,
@@ -980,6 +987,12 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
       } else {
 #pragma unroll
         for (int i = 0; i < W / 4; i++) w[i] = H[i];
+      }
+      if constexpr (FAST && W == 16) {
+        if (al16) {
+          *(uint4 *)q = make_uint4(w[0], w[1], w[2], w[3]);
+          continue;
+        }
       }
       if (FAST) {
 #pragma unroll

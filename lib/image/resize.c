@@ -188,7 +188,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     fixed_rows = 0;
     up = 1;
   }
-  int group = (!is_float && channels != 4) ? 4 : 1;
+  /* pixels per thread: resize.cu's G (4-channel nearest enlarging: 4) */
+  int group = (!is_float && (channels != 4 || (up && interp == JET_INTERP_NEAREST))) ? 4 : 1;
   /* tiles: TX groups by TY * rows rows; the enlarging kernels' threads sit
    * side by side, TX * TY groups by rows rows */
   int tile_w = JET_RS_TX * group, row_mul = JET_RS_TY;
@@ -208,16 +209,21 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
        * waves of blocks (an H100 A/B: RGB8 x3/2 to 3840x2160 1.73 -> 1.39x
        * copy, GRAY8 x3/2 to 5760x3240 1.62 -> 1.33x) */
       rows = jet__resize_rows_for(tx, p.dh, row_mul, rows, count, sms * (unsigned)resident, 4);
+    } else if (up && interp == JET_INTERP_NEAREST && channels >= 3) {
+      /* 3- and 4-channel nearest walks: 4 rows. An H100 sweep of 1 to 32
+       * rows per walk, 1280x720 to 3840x2160 by 3/2 and 2: 4 rows were the
+       * fastest or within 5% of it everywhere (RGBA8 to 5760x3240: 16-row
+       * walks 1.13x copy, 4-row ones 0.96x); the rule below left 8 to 16. */
+      rows = 4;
     } else {
       /* fewer rows per thread until there are bps blocks per SM (or 1 row).
        * The enlarging kernels amortise a block's tables and prefetch over its
-       * walk: they take 4 blocks per SM (8 for 3- and 4-channel nearest) and
-       * 3-channel 8-bit walks of at most 16 rows (an H100 sweep of 1 to 16
-       * blocks per SM; 32-row 3-channel walks left 1.5 waves at 4K). Memory-
-       * bound kernels run faster with more, shorter blocks than whole waves
-       * would give (nearest 3840x2160 RGBA8: 16-row walks 1.11x copy, 31-row
-       * ones in one wave 1.37x). */
-      unsigned bps = up && !(interp == JET_INTERP_NEAREST && channels >= 3) ? 4u : 8u;
+       * walk: they take 4 blocks per SM and 3-channel 8-bit walks of at most
+       * 16 rows (an H100 sweep of 1 to 16 blocks per SM; 32-row 3-channel
+       * walks left 1.5 waves at 4K). Memory-bound kernels run faster with
+       * more, shorter blocks than whole waves would give (nearest 3840x2160
+       * RGBA8: 16-row walks 1.11x copy, 31-row ones in one wave 1.37x). */
+      unsigned bps = up ? 4u : 8u;
       while (rows > 1) {
         unsigned long long th = (unsigned long long)row_mul * (unsigned)rows;
         if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * bps) break;
