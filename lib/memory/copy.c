@@ -185,6 +185,16 @@ static int on_device(const where *w, const void *p) {
  * every pointer, pitch and the row width. */
 static size_t vec_of(uintptr_t bits) { return bits % 16 == 0 ? 16 : bits % 4 == 0 ? 4 : 1; }
 
+unsigned jet__copy2d_lanes(unsigned long long nv) {
+  unsigned bx = 256;
+  unsigned long long waste = (nv + 255) / 256 * 256 - nv;
+  for (unsigned b = 128; b >= 16; b /= 2) {
+    unsigned long long wb = (nv + b - 1) / b * b - nv;
+    if (wb < waste) bx = b, waste = wb;
+  }
+  return bx;
+}
+
 /* Queue kernel @name (kernels/memory/copy2d.cu) over @width_bytes x @height. */
 static jet_status launch_2d(const where *w, const char *name, size_t vec, size_t width,
                             size_t height, void **args, const char *fn) {
@@ -193,16 +203,9 @@ static jet_status launch_2d(const where *w, const char *name, size_t vec, size_t
   const unsigned long long nv = width / vec;
   if (nv / 256 >= 0x7fffffffull)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn, "rows of %zu bytes are too wide", width);
-  /* 256-thread blocks, bx lanes across a row: the widest of 256..16 that
-   * wastes the fewest lanes at the row's end (3840 RGBA8 pixels are 960
-   * vectors: 15 blocks of 64, not 4 of 256 with a quarter of one idle) */
-  unsigned bx = 256;
-  unsigned long long waste = (nv + 255) / 256 * 256 - nv;
-  for (unsigned b = 128; b >= 16; b /= 2) {
-    unsigned long long wb = (nv + b - 1) / b * b - nv;
-    if (wb < waste) bx = b, waste = wb;
-  }
-  unsigned by = 256u / bx;
+  /* 3840 RGBA8 pixels are 960 vectors: 15 blocks of 64 lanes, not 4 of 256
+   * with a quarter of one idle */
+  unsigned bx = jet__copy2d_lanes(nv), by = 256u / bx;
   unsigned long long gy = (height + by - 1) / by;
   jet_dim3 grid = {(unsigned)((nv + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), 1};
   jet_dim3 block = {bx, by, 1};

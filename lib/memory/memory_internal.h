@@ -94,4 +94,9 @@ jet_status jet__copy_3d_params(const jet_copy_3d *p, struct cudaMemcpy3DParms *o
 jet_copy_3d jet__copy_2d_as_3d(void *dst, size_t dpitch, const void *src, size_t spitch,
                                size_t width_bytes, size_t height);
 
+/* Lanes across a row (blockDim.x of kernels/memory/copy2d.cu's 256-thread
+ * blocks) for rows of @nv vectors: the power of two from 256 down to 16 that
+ * leaves the fewest idle lanes at a row's end, the widest among equals. */
+unsigned jet__copy2d_lanes(unsigned long long nv);
+
 #endif /* JET_MEMORY_INTERNAL_H */
