@@ -580,9 +580,10 @@ __device__ __forceinline__ void area_int(const jet__resize_params &p) {
  * launcher where p.area32 holds and no integer-factor kernel applies): every
  * destination pixel's window meets at most K source columns and K rows (K =
  * ceil((rs + rd - 1) / rd) on both axes, 2 to 4: 2 for factors 1/2, 2/3
- * and 3/4, 3 for 1/3 and other ratios under 2, 4 under 3), so a block tabulates its columns' and rows' first source index
- * and K overlap weights once (zero past the window, indices clamped to the
- * image), and a pixel is K x K weighted taps with no window loops. The sums
+ * and 3/4, 3 for 1/3 and other ratios under 2, 4 under 3), so a block
+ * tabulates its columns' and rows' first source index and K overlap weights
+ * once (zero past the window, indices clamped to the image), and a pixel is
+ * K x K weighted taps with no window loops. The sums
  * and rounding are the generic path's: area_px32's integers for 8-bit,
  * resize_f32's compensated sums for float. Tiles as resize_u8's. */
 template <int K>
@@ -835,7 +836,8 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
    * allow one step before they are used (taps, see take), so that the walk
    * does not wait on L2 for its next row.
    * 1 channel: the 8-byte window; 3 channels: per pixel, its first 4 bytes
-   * (and, linear, the next 4); 4 channels: the pixel (and, linear, x1's). */
+   * (and, linear, the next 4); 4 channels: linear, the pixel and x1's;
+   * nearest, each of the G pixels. */
   constexpr int NV = C == 1 ? 2 : C == 3 ? (LIN ? 2 * G : G) : (LIN ? 2 : G);
   auto ldrow = [&](auto e, int j, u32 *v) {
     constexpr bool EDGE = decltype(e)::value;
