@@ -58,13 +58,19 @@ static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, je
 
 static const jet_dim3 block_dim = {JET_RS_TX, JET_RS_TY, 1};
 
+/* Blocks of a launch: @tx tiles across, tiles of @row_mul * @rows rows down
+ * @dh rows, @count pairs. */
+static unsigned long long blocks_of(unsigned long long tx, int dh, int row_mul, int rows, int count) {
+  unsigned long long th = (unsigned long long)row_mul * (unsigned)rows;
+  return tx * (((unsigned long long)dh + th - 1) / th) * (unsigned)count;
+}
+
 int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_rows, int count,
                          unsigned long long slots, int prologue) {
   int best = max_rows;
   unsigned long long best_cost = ~0ull;
   for (int r = max_rows; r >= 1; r--) {
-    unsigned long long th = (unsigned long long)row_mul * (unsigned)r;
-    unsigned long long blocks = tx * (((unsigned long long)dh + th - 1) / th) * (unsigned)count;
+    unsigned long long blocks = blocks_of(tx, dh, row_mul, r, count);
     unsigned long long cost = (blocks + slots - 1) / slots * (unsigned long long)(r + prologue);
     if (cost < best_cost) {
       best_cost = cost;
@@ -224,11 +230,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
        * more, shorter blocks than whole waves would give (nearest 3840x2160
        * RGBA8: 16-row walks 1.11x copy, 31-row ones in one wave 1.37x). */
       unsigned bps = up ? 4u : 8u;
-      while (rows > 1) {
-        unsigned long long th = (unsigned long long)row_mul * (unsigned)rows;
-        if (tx * (((unsigned long long)p.dh + th - 1) / th) * (unsigned)count >= sms * bps) break;
-        rows /= 2;
-      }
+      while (rows > 1 && blocks_of(tx, p.dh, row_mul, rows, count) < sms * bps) rows /= 2;
       /* 1-channel nearest walks: at most 8 rows (H100, GRAY8 x3/2 to
        * 5760x3240: 32 rows 1.31x copy, 8 rows 1.11x; x3/2 to 3840x2160 1.13
        * -> 1.04x; x2 to 7680x4320 1.07 -> 1.09x, the only loss) */
