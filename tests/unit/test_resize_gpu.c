@@ -15,6 +15,11 @@ static const int pairs[][4] = {
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 
+/* The formats of the kernel-path sweeps (enlarging walks, area windows):
+ * 1, 3 and 4 channels of 8 bits, a swapped order, and both float kinds. */
+static const jet_format sweep_formats[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8,    JET_FORMAT_RGBA8,
+                                           JET_FORMAT_BGR8,  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
+
 static int is_float_format(jet_format f) {
   return f == JET_FORMAT_GRAYF32 || f == JET_FORMAT_RGBF32;
 }
@@ -192,14 +197,12 @@ TEST(gpu_resize_enlarge_paths) {
       {7, 9, 29, 31},  {640, 360, 1280, 720}, {640, 361, 1920, 1081}, {1280, 720, 1920, 1080},
       {63, 45, 42, 30}, {41, 30, 31, 20}, {40, 26, 20, 13}, {9, 7, 5, 4}, {1921, 1081, 1281, 721},
   };
-  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8,    JET_FORMAT_RGBA8,
-                                  JET_FORMAT_BGR8,  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++)
+    for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
       for (int m = 0; m < 2; m++)
         for (int which = 0; which < 4; which++) {
           if (cases[i][2] * cases[i][3] > 100000 && (f + (size_t)m + (size_t)which) % 2) continue;
-          CHECK(resize_case(ctx, st, fs[f], cases[i], (jet_interp)m, which) == 0);
+          CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
         }
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
@@ -223,13 +226,11 @@ TEST(gpu_resize_area_windows) {
       {1920, 1080, 1280, 720}, {2560, 1440, 1920, 1080}, {89, 40, 30, 14}, {25, 16, 9, 7},
       {1280, 720, 427, 240},
   };
-  static const jet_format fs[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8,    JET_FORMAT_RGBA8,
-                                  JET_FORMAT_BGR8,  JET_FORMAT_GRAYF32, JET_FORMAT_RGBF32};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++)
+    for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
       for (int which = 0; which < 4; which++) {
         if (cases[i][0] * cases[i][1] > 100000 && (f + (size_t)which + i) % 4) continue;
-        CHECK(resize_case(ctx, st, fs[f], cases[i], JET_INTERP_AREA, which) == 0);
+        CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], JET_INTERP_AREA, which) == 0);
       }
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
