@@ -92,6 +92,13 @@ __device__ __forceinline__ void df_add_prod(df &a, float x, float y) {
 
 __device__ __forceinline__ float df_value(df a) { return __fadd_rn(a.hi, a.lo); }
 
+/* df_add_prod({0, 0}, x, y) with the steps that cannot change a bit left out
+ * (same result for every input, -0, infinities and NaN included). */
+__device__ __forceinline__ df df_prod(float x, float y) {
+  const float p = __fmul_rn(x, y);
+  return {__fadd_rn(0.0f, p), __fadd_rn(0.0f, __fmaf_rn(x, y, -p))};
+}
+
 /* ------------------------------------------------------------ coordinates */
 
 __device__ __forceinline__ int nearest_index(int d, int dn, int sn, bool fit32) {
@@ -1114,6 +1121,57 @@ extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_f32c3_up_lin
 }
 #endif
 
+/* Float bilinear (jet_resize_f32c{1,3}_linear): rows in pairs, the taps of
+ * both loaded before either is summed (row tables past the image hold valid
+ * rows), so that each thread has twice the loads in flight; the column's taps
+ * and weight stay for the walk. Tap addresses are the top-left tap's plus a
+ * step right and down (0 at the last column or row). */
+template <int C>
+__device__ __forceinline__ void resize_f32_linear(const jet__resize_params &p, const jet__resize_image &im,
+                                                  const int *xs, const int *xa, const int *ys, const int *ya,
+                                                  int bx, int by, int rows) {
+  const float ONE = (float)JET_RESIZE_ONE;
+  const int lx = threadIdx.x, x = bx + lx;
+  const u8 *const col0 = im.src + (u64)xs[lx] * (4u * C);
+  const u32 dxb = xs[lx] < p.sw - 1 ? 4u * C : 0u;
+  const float ax = (float)xa[lx], bx1 = ONE - ax;
+  const u64 sp = im.src_pitch, dp = im.dst_pitch;
+  u8 *q = im.dst + (u64)(by + (int)threadIdx.y) * dp + (u64)x * (4u * C);
+#pragma unroll 1
+  for (int r = 0; r < rows; r += 2, q += 2 * TY * dp) {
+    const int ly[2] = {(int)threadIdx.y + r * TY, (int)threadIdx.y + min(r + 1, rows - 1) * TY};
+    if (by + ly[0] >= p.dh) break;
+    float t[2][4][C];
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+      if (k == 1 && rows == 1) break; /* uniform: no second row to load */
+      const int y0 = ys[ly[k]];
+      const u8 *r0 = col0 + (u64)(u32)y0 * sp, *r1 = r0 + (y0 < p.sh - 1 ? sp : 0);
+      ldf<C>(r0, 0, t[k][0]);
+      ldf<C>(r0 + dxb, 0, t[k][1]);
+      ldf<C>(r1, 0, t[k][2]);
+      ldf<C>(r1 + dxb, 0, t[k][3]);
+    }
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+      if (k == 1 && (r + 1 >= rows || by + ly[1] >= p.dh)) break;
+      const float ay = (float)ya[ly[k]], by1 = ONE - ay;
+      /* integer weights (ONE - a) * (ONE - b) <= 2^22: exact in float */
+      const float w00 = __fmul_rn(bx1, by1), w01 = __fmul_rn(ax, by1);
+      const float w10 = __fmul_rn(bx1, ay), w11 = __fmul_rn(ax, ay);
+      float *o = (float *)(q + (u64)k * TY * dp);
+#pragma unroll
+      for (int c = 0; c < C; c++) {
+        df s = df_prod(w00, t[k][0][c]);
+        df_add_prod(s, w01, t[k][1][c]);
+        df_add_prod(s, w10, t[k][2][c]);
+        df_add_prod(s, w11, t[k][3][c]);
+        o[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
+      }
+    }
+  }
+}
+
 template <int C, int MODE>
 __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
@@ -1125,68 +1183,49 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   __syncthreads();
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
-  const float ONE = (float)JET_RESIZE_ONE;
+  if constexpr (MODE == MODE_LINEAR) {
+    resize_f32_linear<C>(p, im, xs, xa, ys, ya, bx, by, rows);
+  } else {
 #pragma unroll 1
-  for (int r = 0; r < rows; r++) {
-    const int ly = threadIdx.y + r * TY, y = by + ly;
-    if (y >= p.dh) break;
-    float v[C];
-    if (MODE == MODE_NEAREST) {
-      ldf<C>(im.src + (u64)ys[ly] * im.src_pitch, xs[lx], v);
-    } else if (MODE == MODE_LINEAR) {
-      int x0 = xs[lx], y0 = ys[ly];
-      int x1 = min(x0 + 1, p.sw - 1), y1 = min(y0 + 1, p.sh - 1);
-      float ax = (float)xa[lx], ay = (float)ya[ly];
-      /* integer weights (ONE - a) * (ONE - b) <= 2^22: exact in float */
-      float w00 = __fmul_rn(ONE - ax, ONE - ay), w01 = __fmul_rn(ax, ONE - ay);
-      float w10 = __fmul_rn(ONE - ax, ay), w11 = __fmul_rn(ax, ay);
-      const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = im.src + (u64)y1 * im.src_pitch;
-      float p00[C], p01[C], p10[C], p11[C];
-      ldf<C>(r0, x0, p00);
-      ldf<C>(r0, x1, p01);
-      ldf<C>(r1, x0, p10);
-      ldf<C>(r1, x1, p11);
+    for (int r = 0; r < rows; r++) {
+      const int ly = threadIdx.y + r * TY, y = by + ly;
+      if (y >= p.dh) break;
+      float v[C];
+      if (MODE == MODE_NEAREST) {
+        ldf<C>(im.src + (u64)ys[ly] * im.src_pitch, xs[lx], v);
+      } else {
+        const long long lox = (long long)x * p.rsw, hix = lox + p.rsw;
+        const long long loy = (long long)y * p.rsh, hiy = loy + p.rsh;
+        df s[C];
 #pragma unroll
-      for (int c = 0; c < C; c++) {
-        df s = {0.0f, 0.0f};
-        df_add_prod(s, w00, p00[c]);
-        df_add_prod(s, w01, p01[c]);
-        df_add_prod(s, w10, p10[c]);
-        df_add_prod(s, w11, p11[c]);
-        v[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
-      }
-    } else {
-      const long long lox = (long long)x * p.rsw, hix = lox + p.rsw;
-      const long long loy = (long long)y * p.rsh, hiy = loy + p.rsh;
-      df s[C];
+        for (int c = 0; c < C; c++) s[c].hi = s[c].lo = 0.0f;
+        for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
+          const float wy = (float)area_w(j, p.rdh, loy, hiy);
+          const u8 *row = im.src + (u64)j * im.src_pitch;
+          df h[C];
 #pragma unroll
-      for (int c = 0; c < C; c++) s[c].hi = s[c].lo = 0.0f;
-      for (long long j = ys[ly]; j * p.rdh < hiy; j++) {
-        const float wy = (float)area_w(j, p.rdh, loy, hiy);
-        const u8 *row = im.src + (u64)j * im.src_pitch;
-        df h[C];
+          for (int c = 0; c < C; c++) h[c].hi = h[c].lo = 0.0f;
+          for (long long i = xs[lx]; i * p.rdw < hix; i++) {
+            const float wx = (float)area_w(i, p.rdw, lox, hix);
+            float q[C];
+            ldf<C>(row, (int)i, q);
 #pragma unroll
-        for (int c = 0; c < C; c++) h[c].hi = h[c].lo = 0.0f;
-        for (long long i = xs[lx]; i * p.rdw < hix; i++) {
-          const float wx = (float)area_w(i, p.rdw, lox, hix);
-          float q[C];
-          ldf<C>(row, (int)i, q);
+            for (int c = 0; c < C; c++) df_add_prod(h[c], wx, q[c]);
+          }
 #pragma unroll
-          for (int c = 0; c < C; c++) df_add_prod(h[c], wx, q[c]);
+          for (int c = 0; c < C; c++) {
+            df_add_prod(s[c], wy, h[c].hi);
+            df_add_prod(s[c], wy, h[c].lo);
+          }
         }
+        const float D = (float)p.area_d;
 #pragma unroll
-        for (int c = 0; c < C; c++) {
-          df_add_prod(s[c], wy, h[c].hi);
-          df_add_prod(s[c], wy, h[c].lo);
-        }
+        for (int c = 0; c < C; c++) v[c] = __fdiv_rn(df_value(s[c]), D);
       }
-      const float D = (float)p.area_d;
+      float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
 #pragma unroll
-      for (int c = 0; c < C; c++) v[c] = __fdiv_rn(df_value(s[c]), D);
+      for (int c = 0; c < C; c++) q[c] = v[c];
     }
-    float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
-#pragma unroll
-    for (int c = 0; c < C; c++) q[c] = v[c];
   }
 }
 
