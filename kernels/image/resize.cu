@@ -657,16 +657,21 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
 #pragma unroll
           for (int c = 0; c < C; c++) v[j][i][c] = __ldg((const float *)rw[j] + xi(0, i) + c);
       /* taps of weight 0 (past the window) are left out, not multiplied:
-       * an infinity there must not make NaN */
+       * an infinity there must not make NaN. The first column's and row's
+       * weights are never 0 (the window starts in them), so the sums start
+       * with df_prod. */
 #pragma unroll
       for (int c = 0; c < C; c++) {
-        df s = {0.0f, 0.0f};
+        df s;
 #pragma unroll
         for (int j = 0; j < K; j++) {
-          df h = {0.0f, 0.0f};
+          df h = df_prod((float)wx(0, 0), v[j][0][c]);
 #pragma unroll
-          for (int i = 0; i < K; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
-          if (wy[j]) {
+          for (int i = 1; i < K; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
+          if (j == 0) {
+            s = df_prod((float)wy[0], h.hi);
+            df_add_prod(s, (float)wy[0], h.lo);
+          } else if (wy[j]) {
             df_add_prod(s, (float)wy[j], h.hi);
             df_add_prod(s, (float)wy[j], h.lo);
           }
@@ -725,7 +730,7 @@ AREA_K(1, 4, u8c1, false, 3)
 AREA_K(3, 4, u8c3, false, 3)
 AREA_K(4, 4, u8c4, false, 4)
 AREA_K(1, 4, f32c1, true, 4)
-AREA_K(3, 4, f32c3, true, 4)
+AREA_K(3, 4, f32c3, true, 3)
 #endif
 
 /* 8-bit enlarging (dw >= sw and dh >= sh), nearest and bilinear, 4-byte
