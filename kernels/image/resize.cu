@@ -376,6 +376,38 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   }
 }
 
+/* GRAY8 nearest (jet_resize_u8c1_nearest): resize_u8's tiles and tables,
+ * with every row's taps loaded before the first store (as resize_c4's), so
+ * that a thread keeps G * rows byte loads in flight instead of G. Table
+ * entries past the image hold valid columns and rows. */
+__device__ __forceinline__ void resize_u8c1_nearest(const jet__resize_params &p) {
+  constexpr int G = 4;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
+  const int rows = p.rows; /* 1..ROWS, uniform */
+  int bx, by;
+  tile_of(p.dw, TX * G, bx, by, TY * rows);
+  fill_tables<MODE_NEAREST>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
+  __syncthreads();
+  const int lx = threadIdx.x * G, x = bx + lx;
+  if (x >= p.dw) return;
+  u8 v[ROWS][G];
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) {
+    if (r >= rows) break;
+    const u8 *row = im.src + (u64)ys[threadIdx.y + r * TY] * im.src_pitch;
+#pragma unroll
+    for (int g = 0; g < G; g++) v[r][g] = __ldg(row + xs[lx + g]);
+  }
+  const int n = min(G, p.dw - x);
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) {
+    const int y = by + (int)threadIdx.y + r * TY;
+    if (r >= rows || y >= p.dh) break;
+    st8<1, G>(im.dst + (u64)y * im.dst_pitch + (u64)x, v[r], n, p.dst_vec);
+  }
+}
+
 /* RGBA8 with 4-byte aligned rows, nearest and bilinear: every load of the
  * thread's ROWS rows is issued before the first store (the compiler cannot
  * move loads across stores to possibly aliasing memory), so a thread keeps
@@ -1281,7 +1313,10 @@ extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c3_area_int(j
 #define RESIZE_F32(name, C, MODE) \
   extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { jet_pdl_enter(); resize_f32<C, MODE>(p); }
 
-RESIZE_U8(jet_resize_u8c1_nearest, 1, 4, MODE_NEAREST)
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c1_nearest(jet__resize_params p) {
+  jet_pdl_enter();
+  resize_u8c1_nearest(p);
+}
 RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
 RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
 RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
