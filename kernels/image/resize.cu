@@ -408,6 +408,59 @@ __device__ __forceinline__ void resize_u8c1_nearest(const jet__resize_params &p)
   }
 }
 
+/* GRAY8 bilinear (jet_resize_u8c1_linear): resize_u8's tiles, tables and
+ * arithmetic, with rows in pairs: both rows' 4 * G taps are loaded before
+ * either is blended, so that a thread keeps twice the loads in flight. */
+__device__ __forceinline__ void resize_u8c1_linear(const jet__resize_params &p) {
+  constexpr int G = 4;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
+  const int rows = p.rows; /* 1..ROWS, uniform */
+  int bx, by;
+  tile_of(p.dw, TX * G, bx, by, TY * rows);
+  fill_tables<MODE_LINEAR>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
+  __syncthreads();
+  const int lx = threadIdx.x * G, x = bx + lx;
+  if (x >= p.dw) return;
+  const int n = min(G, p.dw - x);
+  const u32 ONE = JET_RESIZE_ONE;
+#pragma unroll 1
+  for (int r = 0; r < rows; r += 2) {
+    const int ly[2] = {(int)threadIdx.y + r * TY, (int)threadIdx.y + min(r + 1, rows - 1) * TY};
+    if (by + ly[0] >= p.dh) break;
+    u32 t[2][G][4];
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+      if (k == 1 && rows == 1) break; /* uniform: no second row to load */
+      const int y0 = ys[ly[k]];
+      const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = r0 + (y0 < p.sh - 1 ? im.src_pitch : 0);
+#pragma unroll
+      for (int g = 0; g < G; g++) {
+        const int x0 = xs[lx + g], x1 = min(x0 + 1, p.sw - 1);
+        t[k][g][0] = __ldg(r0 + x0);
+        t[k][g][1] = __ldg(r0 + x1);
+        t[k][g][2] = __ldg(r1 + x0);
+        t[k][g][3] = __ldg(r1 + x1);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+      const int y = by + ly[k];
+      if (k == 1 && (r + 1 >= rows || y >= p.dh)) break;
+      const u32 ay = (u32)ya[ly[k]];
+      u8 out[G];
+#pragma unroll
+      for (int g = 0; g < G; g++) {
+        const u32 ax = (u32)xa[lx + g];
+        const u32 v = (ONE - ay) * ((ONE - ax) * t[k][g][0] + ax * t[k][g][1]) +
+                      ay * ((ONE - ax) * t[k][g][2] + ax * t[k][g][3]);
+        out[g] = (u8)((v + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS));
+      }
+      st8<1, G>(im.dst + (u64)y * im.dst_pitch + (u64)x, out, n, p.dst_vec);
+    }
+  }
+}
+
 /* RGBA8 with 4-byte aligned rows, nearest and bilinear: every load of the
  * thread's ROWS rows is issued before the first store (the compiler cannot
  * move loads across stores to possibly aliasing memory), so a thread keeps
@@ -1317,7 +1370,10 @@ extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c1_nearest(je
   jet_pdl_enter();
   resize_u8c1_nearest(p);
 }
-RESIZE_U8(jet_resize_u8c1_linear, 1, 4, MODE_LINEAR)
+extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c1_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  resize_u8c1_linear(p);
+}
 RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
 RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
 RESIZE_U8(jet_resize_u8c3_linear, 3, 4, MODE_LINEAR)
