@@ -376,87 +376,77 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   }
 }
 
-/* GRAY8 nearest (jet_resize_u8c1_nearest): resize_u8's tiles and tables,
- * with every row's taps loaded before the first store (as resize_c4's), so
- * that a thread keeps G * rows byte loads in flight instead of G. Table
+/* GRAY8 nearest and bilinear (jet_resize_u8c1_{nearest,linear}): resize_u8's
+ * tiles, tables and arithmetic, with several rows' taps loaded before the
+ * first store: nearest loads all of the thread's rows, bilinear takes rows in
+ * pairs (both rows' 4 * G taps before either is blended), so that a thread
+ * keeps G * rows or 8 * G loads in flight instead of G or 4 * G. Table
  * entries past the image hold valid columns and rows. */
-__device__ __forceinline__ void resize_u8c1_nearest(const jet__resize_params &p) {
+template <int MODE>
+__device__ __forceinline__ void resize_u8c1(const jet__resize_params &p) {
   constexpr int G = 4;
   const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
   const int rows = p.rows; /* 1..ROWS, uniform */
   int bx, by;
   tile_of(p.dw, TX * G, bx, by, TY * rows);
-  fill_tables<MODE_NEAREST>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
+  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
   __syncthreads();
   const int lx = threadIdx.x * G, x = bx + lx;
   if (x >= p.dw) return;
-  u8 v[ROWS][G];
+  if constexpr (MODE == MODE_NEAREST) {
+    u8 v[ROWS][G];
 #pragma unroll
-  for (int r = 0; r < ROWS; r++) {
-    if (r >= rows) break;
-    const u8 *row = im.src + (u64)ys[threadIdx.y + r * TY] * im.src_pitch;
+    for (int r = 0; r < ROWS; r++) {
+      if (r >= rows) break;
+      const u8 *row = im.src + (u64)ys[threadIdx.y + r * TY] * im.src_pitch;
 #pragma unroll
-    for (int g = 0; g < G; g++) v[r][g] = __ldg(row + xs[lx + g]);
-  }
-  const int n = min(G, p.dw - x);
-#pragma unroll
-  for (int r = 0; r < ROWS; r++) {
-    const int y = by + (int)threadIdx.y + r * TY;
-    if (r >= rows || y >= p.dh) break;
-    st8<1, G>(im.dst + (u64)y * im.dst_pitch + (u64)x, v[r], n, p.dst_vec);
-  }
-}
-
-/* GRAY8 bilinear (jet_resize_u8c1_linear): resize_u8's tiles, tables and
- * arithmetic, with rows in pairs: both rows' 4 * G taps are loaded before
- * either is blended, so that a thread keeps twice the loads in flight. */
-__device__ __forceinline__ void resize_u8c1_linear(const jet__resize_params &p) {
-  constexpr int G = 4;
-  const jet__resize_image &im = p.img[blockIdx.z];
-  __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
-  const int rows = p.rows; /* 1..ROWS, uniform */
-  int bx, by;
-  tile_of(p.dw, TX * G, bx, by, TY * rows);
-  fill_tables<MODE_LINEAR>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
-  __syncthreads();
-  const int lx = threadIdx.x * G, x = bx + lx;
-  if (x >= p.dw) return;
-  const int n = min(G, p.dw - x);
-  const u32 ONE = JET_RESIZE_ONE;
-#pragma unroll 1
-  for (int r = 0; r < rows; r += 2) {
-    const int ly[2] = {(int)threadIdx.y + r * TY, (int)threadIdx.y + min(r + 1, rows - 1) * TY};
-    if (by + ly[0] >= p.dh) break;
-    u32 t[2][G][4];
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-      if (k == 1 && rows == 1) break; /* uniform: no second row to load */
-      const int y0 = ys[ly[k]];
-      const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = r0 + (y0 < p.sh - 1 ? im.src_pitch : 0);
-#pragma unroll
-      for (int g = 0; g < G; g++) {
-        const int x0 = xs[lx + g], x1 = min(x0 + 1, p.sw - 1);
-        t[k][g][0] = __ldg(r0 + x0);
-        t[k][g][1] = __ldg(r0 + x1);
-        t[k][g][2] = __ldg(r1 + x0);
-        t[k][g][3] = __ldg(r1 + x1);
-      }
+      for (int g = 0; g < G; g++) v[r][g] = __ldg(row + xs[lx + g]);
     }
+    const int n = min(G, p.dw - x);
 #pragma unroll
-    for (int k = 0; k < 2; k++) {
-      const int y = by + ly[k];
-      if (k == 1 && (r + 1 >= rows || y >= p.dh)) break;
-      const u32 ay = (u32)ya[ly[k]];
-      u8 out[G];
+    for (int r = 0; r < ROWS; r++) {
+      const int y = by + (int)threadIdx.y + r * TY;
+      if (r >= rows || y >= p.dh) break;
+      st8<1, G>(im.dst + (u64)y * im.dst_pitch + (u64)x, v[r], n, p.dst_vec);
+    }
+  } else {
+    const int n = min(G, p.dw - x);
+    const u32 ONE = JET_RESIZE_ONE;
+#pragma unroll 1
+    for (int r = 0; r < rows; r += 2) {
+      const int ly[2] = {(int)threadIdx.y + r * TY, (int)threadIdx.y + min(r + 1, rows - 1) * TY};
+      if (by + ly[0] >= p.dh) break;
+      u32 t[2][G][4];
 #pragma unroll
-      for (int g = 0; g < G; g++) {
-        const u32 ax = (u32)xa[lx + g];
-        const u32 v = (ONE - ay) * ((ONE - ax) * t[k][g][0] + ax * t[k][g][1]) +
-                      ay * ((ONE - ax) * t[k][g][2] + ax * t[k][g][3]);
-        out[g] = (u8)((v + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS));
+      for (int k = 0; k < 2; k++) {
+        if (k == 1 && rows == 1) break; /* uniform: no second row to load */
+        const int y0 = ys[ly[k]];
+        const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = r0 + (y0 < p.sh - 1 ? im.src_pitch : 0);
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+          const int x0 = xs[lx + g], x1 = min(x0 + 1, p.sw - 1);
+          t[k][g][0] = __ldg(r0 + x0);
+          t[k][g][1] = __ldg(r0 + x1);
+          t[k][g][2] = __ldg(r1 + x0);
+          t[k][g][3] = __ldg(r1 + x1);
+        }
       }
-      st8<1, G>(im.dst + (u64)y * im.dst_pitch + (u64)x, out, n, p.dst_vec);
+#pragma unroll
+      for (int k = 0; k < 2; k++) {
+        const int y = by + ly[k];
+        if (k == 1 && (r + 1 >= rows || y >= p.dh)) break;
+        const u32 ay = (u32)ya[ly[k]];
+        u8 out[G];
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+          const u32 ax = (u32)xa[lx + g];
+          const u32 v = (ONE - ay) * ((ONE - ax) * t[k][g][0] + ax * t[k][g][1]) +
+                        ay * ((ONE - ax) * t[k][g][2] + ax * t[k][g][3]);
+          out[g] = (u8)((v + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS));
+        }
+        st8<1, G>(im.dst + (u64)y * im.dst_pitch + (u64)x, out, n, p.dst_vec);
+      }
     }
   }
 }
@@ -1368,11 +1358,11 @@ extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c3_area_int(j
 
 extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c1_nearest(jet__resize_params p) {
   jet_pdl_enter();
-  resize_u8c1_nearest(p);
+  resize_u8c1<MODE_NEAREST>(p);
 }
 extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c1_linear(jet__resize_params p) {
   jet_pdl_enter();
-  resize_u8c1_linear(p);
+  resize_u8c1<MODE_LINEAR>(p);
 }
 RESIZE_U8_AREA(jet_resize_u8c1_area, 1, 4)
 RESIZE_U8(jet_resize_u8c3_nearest, 3, 4, MODE_NEAREST)
