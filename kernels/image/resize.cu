@@ -256,15 +256,23 @@ __device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by, int th
   by = (int)(blockIdx.x / (unsigned)tiles_x) * th;
 }
 
+/* The tile of a block of resize_u8, resize_u8c1 or resize_f32 (tw columns by
+ * TY * rows rows) and its tables, filled for every thread of the block. */
+template <int MODE>
+__device__ __forceinline__ void tile_tables(const jet__resize_params &p, int tw, int rows, int *xs, int *xa,
+                                            int *ys, int *ya, int &bx, int &by) {
+  tile_of(p.dw, tw, bx, by, TY * rows);
+  fill_tables<MODE>(p, bx, by, tw, xs, xa, ys, ya, TY * rows);
+  __syncthreads();
+}
+
 template <int C, int G, int MODE, bool VEC>
 __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
   const int rows = p.rows; /* 1..ROWS, uniform: small destinations get more, shorter tiles */
   int bx, by;
-  tile_of(p.dw, TX * G, bx, by, TY * rows);
-  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
-  __syncthreads();
+  tile_tables<MODE>(p, TX * G, rows, xs, xa, ys, ya, bx, by);
   const int lx = threadIdx.x * G, x = bx + lx;
   if (x >= p.dw) return;
   const int n = min(G, p.dw - x);
@@ -389,9 +397,7 @@ __device__ __forceinline__ void resize_u8c1(const jet__resize_params &p) {
   __shared__ int xs[TX * G], xa[TX * G], ys[TH], ya[TH];
   const int rows = p.rows; /* 1..ROWS, uniform */
   int bx, by;
-  tile_of(p.dw, TX * G, bx, by, TY * rows);
-  fill_tables<MODE>(p, bx, by, TX * G, xs, xa, ys, ya, TY * rows);
-  __syncthreads();
+  tile_tables<MODE>(p, TX * G, rows, xs, xa, ys, ya, bx, by);
   const int lx = threadIdx.x * G, x = bx + lx;
   if (x >= p.dw) return;
   if constexpr (MODE == MODE_NEAREST) {
@@ -1258,9 +1264,7 @@ __device__ __forceinline__ void resize_f32(const jet__resize_params &p) {
   __shared__ int xs[TX], xa[TX], ys[TH], ya[TH];
   const int rows = p.rows; /* as resize_u8 */
   int bx, by;
-  tile_of(p.dw, TX, bx, by, TY * rows);
-  fill_tables<MODE>(p, bx, by, TX, xs, xa, ys, ya, TY * rows);
-  __syncthreads();
+  tile_tables<MODE>(p, TX, rows, xs, xa, ys, ya, bx, by);
   const int lx = threadIdx.x, x = bx + lx;
   if (x >= p.dw) return;
   if constexpr (MODE == MODE_LINEAR) {
