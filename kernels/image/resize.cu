@@ -13,10 +13,12 @@
  * size runs into the 65535 limit of grid y.
  *
  * R (p.rows, 1 to 4) is the launcher's: 4, less where the destination would
- * give fewer than 8 blocks per SM (a 640x360 area result was 60 blocks,
- * under one per SM). 1- and 3-channel 8-bit area by integer factors 2..4
- * across with aligned rows (jet_resize_u8c{1,3}_area_int) sums aligned words,
- * one row per thread.
+ * give fewer than 8 blocks per SM (a 640x360 area result was 60 blocks, under
+ * one per SM), or fewer than 2 for the kernels that load several of a thread's
+ * rows before storing (GRAY8 nearest and bilinear, see resize_u8c1; float
+ * bilinear, see resize_f32_linear). 1- and 3-channel 8-bit area by integer
+ * factors 2..4 across with aligned rows (jet_resize_u8c{1,3}_area_int) sums
+ * aligned words, one row per thread.
  *
  * RGB8 bilinear with aligned source rows, above 1/2 across, takes a tap
  * pair's 6 bytes from 3 words shifted to the first byte instead of 12 byte
