@@ -199,6 +199,18 @@ __device__ __forceinline__ void st8(u8 *q, const u8 *out, int n, int vec) {
 
 /* ------------------------------------------------------------ resize */
 
+/* color_coeffs.h's 8-bit bilinear: the rounding of a channel's weighted sum
+ * (weights summing to ONE * ONE), and the whole blend of its taps p00, p01
+ * (row y0, columns x0, x1) and p10, p11 (row y1). */
+__device__ __forceinline__ u32 lerp8_round(u32 t) {
+  return (t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
+}
+
+__device__ __forceinline__ u32 lerp8(u32 p00, u32 p01, u32 p10, u32 p11, u32 ax, u32 ay) {
+  const u32 ONE = JET_RESIZE_ONE;
+  return lerp8_round((ONE - ay) * ((ONE - ax) * p00 + ax * p01) + ay * ((ONE - ax) * p10 + ax * p11));
+}
+
 template <bool B>
 struct flag_t {
   static constexpr bool value = B;
@@ -330,10 +342,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
             h[k][2] = __dp2a_lo(wgt, __byte_perm(lo[k], hi[k], s2), 0u);
           }
 #pragma unroll
-          for (int c = 0; c < C; c++) {
-            u32 t = (ONE - ay) * h[0][c] + ay * h[1][c];
-            v[c] = (t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
-          }
+          for (int c = 0; c < C; c++) v[c] = lerp8_round((ONE - ay) * h[0][c] + ay * h[1][c]);
         } else {
           u32 p00[C], p01[C], p10[C], p11[C];
           ld8<C, VEC>(r0, x0, p00);
@@ -341,11 +350,7 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
           ld8<C, VEC>(r1, x0, p10);
           ld8<C, VEC>(r1, x1, p11);
 #pragma unroll
-          for (int c = 0; c < C; c++) {
-            u32 t = (ONE - ay) * ((ONE - ax) * p00[c] + ax * p01[c]) +
-                    ay * ((ONE - ax) * p10[c] + ax * p11[c]);
-            v[c] = (t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS);
-          }
+          for (int c = 0; c < C; c++) v[c] = lerp8(p00[c], p01[c], p10[c], p11[c], ax, ay);
         }
       } else if (p.area32) {
         area_px32<C, VEC>(p, im, x + g, y, xs[lx + g], ys[ly], v);
@@ -420,7 +425,6 @@ __device__ __forceinline__ void resize_u8c1(const jet__resize_params &p) {
     }
   } else {
     const int n = min(G, p.dw - x);
-    const u32 ONE = JET_RESIZE_ONE;
 #pragma unroll 1
     for (int r = 0; r < rows; r += 2) {
       const int ly[2] = {(int)threadIdx.y + r * TY, (int)threadIdx.y + min(r + 1, rows - 1) * TY};
@@ -449,9 +453,7 @@ __device__ __forceinline__ void resize_u8c1(const jet__resize_params &p) {
 #pragma unroll
         for (int g = 0; g < G; g++) {
           const u32 ax = (u32)xa[lx + g];
-          const u32 v = (ONE - ay) * ((ONE - ax) * t[k][g][0] + ax * t[k][g][1]) +
-                        ay * ((ONE - ax) * t[k][g][2] + ax * t[k][g][3]);
-          out[g] = (u8)((v + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS));
+          out[g] = (u8)lerp8(t[k][g][0], t[k][g][1], t[k][g][2], t[k][g][3], ax, ay);
         }
         st8<1, G>(im.dst + (u64)y * im.dst_pitch + (u64)x, out, n, p.dst_vec);
       }
@@ -465,14 +467,12 @@ __device__ __forceinline__ void resize_u8c1(const jet__resize_params &p) {
  * up to 4 * ROWS taps in flight. Adjacent bilinear taps (x0 even, x1 = x0+1)
  * are one 8-byte load when the rows are 8-byte aligned. */
 __device__ __forceinline__ u32 lerp_c4(u32 p00, u32 p01, u32 p10, u32 p11, u32 ax, u32 ay) {
-  const u32 ONE = JET_RESIZE_ONE;
   u32 out = 0;
 #pragma unroll
   for (int c = 0; c < 4; c++) {
     const u32 a = (p00 >> (8 * c)) & 255u, b = (p01 >> (8 * c)) & 255u;
     const u32 d = (p10 >> (8 * c)) & 255u, e = (p11 >> (8 * c)) & 255u;
-    const u32 t = (ONE - ay) * ((ONE - ax) * a + ax * b) + ay * ((ONE - ax) * d + ax * e);
-    out |= ((t + (1u << (2 * JET_RESIZE_FRAC_BITS - 1))) >> (2 * JET_RESIZE_FRAC_BITS)) << (8 * c);
+    out |= lerp8(a, b, d, e, ax, ay) << (8 * c);
   }
   return out;
 }
