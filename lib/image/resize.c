@@ -230,10 +230,10 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
        * more, shorter blocks than whole waves would give (nearest 3840x2160
        * RGBA8: 16-row walks 1.11x copy, 31-row ones in one wave 1.37x).
        * Kernels that load several rows before storing (float bilinear,
-       * GRAY8 nearest and bilinear) keep 4 rows down to 2 blocks per SM (H100, GRAYF32
-       * bilinear to 960x540 by 3/4: 4 rows 0.84x copy, 1 row 0.96x; 2 rows
-       * by 1/2 to 640x360: 0.80x, 4 rows 0.85x; GRAY8 nearest from
-       * 2560x1440 by 2/3: 4 rows 0.80x, 1 row 0.86x). */
+       * GRAY8 nearest and bilinear) keep 4 rows down to 2 blocks per SM
+       * (H100, GRAYF32 bilinear to 960x540 by 3/4: 4 rows 0.84x copy, 1 row
+       * 0.96x; 2 rows by 1/2 to 640x360: 0.80x, 4 rows 0.85x; GRAY8 nearest
+       * from 2560x1440 by 2/3: 4 rows 0.80x, 1 row 0.86x). */
       const int rows_in_flight = is_float ? interp == JET_INTERP_LINEAR
                                           : channels == 1 && interp != JET_INTERP_AREA;
       unsigned bps = up ? 4u : rows_in_flight ? 2u : 8u;
