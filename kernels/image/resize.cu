@@ -829,8 +829,9 @@ AREA_K(3, 4, f32c3, true, 3)
  *   4-channel bilinear; no table) and walks p.rows consecutive destination
  *   rows; a source row's horizontal taps are taken once, when it enters the
  *   walk (an enlarging walk meets each source row once or twice), and (1- and
- *   4-channel bilinear) its words are loaded one step earlier, so that the
- *   walk does not wait on L2;
+ *   4-channel bilinear) its words are loaded two steps earlier, so that the
+ *   walk does not wait on L2; all but 3-channel bilinear read the next row's
+ *   table entry a row early;
  * - taps come from whole words: 1 channel, one 8-byte window per row for
  *   all 4 pixels (a step of at most one source pixel per destination pixel
  *   keeps them in 8 bytes); 3 channels, 3 words per pixel shifted to its
@@ -1029,53 +1030,63 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
       else
         ldrow(flag_t<false>(), j, v);
     };
-    /* take: the taps of source row nxt (clamped), then the next row's. A
-     * pipelined walk loaded nxt's words at the previous take; 3-channel
-     * linear (24 words of sums) has no registers for that, and nearest
-     * gains nothing (its taps are the words: the compiler moves them out of
-     * the load's register at once, which waits for the load; on an H100
-     * 4-channel nearest to 3840x2160 ran 5% slower). */
+    /* Source rows are taken in order (step). A pipelined walk (bilinear, 1
+     * and 4 channels) loads a row's words two steps before they are summed,
+     * into two buffers used in turn (A, B), so that the walk never waits on
+     * a load issued one row before. 3-channel linear (24 words of sums) has
+     * no registers for that, and nearest gains nothing (its taps are the
+     * words: the compiler moves them out of the load's register at once,
+     * which waits for the load; on an H100 4-channel nearest to 3840x2160
+     * ran 5% slower); they load a row as they take it. */
     constexpr bool PIPE = LIN && C != 3;
-    u32 H[NH], D[LIN ? W : 1], nv[NV];
-    int cur = yt[0].x, nxt = cur;
-    if (PIPE) ld(nxt, nv);
-    auto take = [&](u32 *h) {
-      if (PIPE) {
-        taps(nv, h);
-        ld(min(nxt + 1, last), nv);
-      } else {
-        ld(min(nxt, last), nv);
-        taps(nv, h);
-      }
-      nxt++;
-    };
-    take(H);
-    if (LIN) {
-      take(D);
+    u32 H[NH], D[LIN ? W : 1], A[NV], B[NV];
+    int cur = yt[0].x;
+    {
+      u32 v[NV];
+      ld(cur, v);
+      taps(v, H);
+      if (LIN) {
+        ld(min(cur + 1, last), v);
+        taps(v, D);
 #pragma unroll
-      for (int k = 0; k < W; k++) {
-        D[k] -= H[k];
-        H[k] = (H[k] << SH) + RND;
-      }
-    }
-#pragma unroll 1
-    for (int r = 0; r < nr; r++, q += dp) {
-      const int2 y = yt[r];
-      if (y.x != cur) { /* y.x == cur + 1 */
-        cur++;
-        if (LIN) {
-#pragma unroll
-          for (int k = 0; k < W; k++) H[k] += D[k] << SH;
-          take(D);
-#pragma unroll
-          for (int k = 0; k < W; k++) D[k] += (RND >> SH) - (H[k] >> SH);
-        } else {
-          take(H);
+        for (int k = 0; k < W; k++) {
+          D[k] -= H[k];
+          H[k] = (H[k] << SH) + RND;
         }
       }
+      if (PIPE) {
+        ld(min(cur + 2, last), A);
+        ld(min(cur + 3, last), B);
+      }
+    }
+    /* step: to source row cur + 1, whose taps (bilinear: row cur + 2's, the
+     * walk's lower row) are in buf or loaded now */
+    auto step = [&](u32 *buf) {
+      cur++;
+      const int j = min(cur + (int)LIN, last);
+      u32 *h = LIN ? D : H;
+      if (LIN) {
+#pragma unroll
+        for (int k = 0; k < W; k++) H[k] += D[k] << SH;
+      }
+      if (!PIPE) ld(j, buf);
+      taps(buf, h);
+      if (PIPE) ld(min(j + 2, last), buf);
+      if (LIN) {
+#pragma unroll
+        for (int k = 0; k < W; k++) D[k] += (RND >> SH) - (H[k] >> SH);
+      }
+    };
+    /* emit: row r (source row y.x == cur); y: row r's entry, which all but
+     * 3-channel bilinear (no registers left) load a row early (YPRE) */
+    constexpr bool YPRE = PIPE || !LIN;
+    int r = 0;
+    int2 y = yt[0];
+    auto emit = [&]() {
+      const u32 a4 = (u32)y.y;
+      if (YPRE) y = yt[min(r + 1, nr - 1)];
       u32 w[W / 4];
       if (LIN) {
-        const u32 a4 = (u32)y.y;
         u32 t[W];
 #pragma unroll
         for (int k = 0; k < W; k++) t[k] = H[k] + D[k] * a4;
@@ -1085,17 +1096,39 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
 #pragma unroll
         for (int i = 0; i < W / 4; i++) w[i] = H[i];
       }
-      if constexpr (FAST && W == 16) {
-        if (al16) {
-          *(uint4 *)q = make_uint4(w[0], w[1], w[2], w[3]);
-          continue;
-        }
-      }
-      if (FAST) {
+      if (FAST && W == 16 && al16) {
+        *(uint4 *)q = make_uint4(w[0], w[1], w[2 % (W / 4)], w[3 % (W / 4)]);
+      } else if (FAST) {
 #pragma unroll
         for (int i = 0; i < W / 4; i++) ((u32 *)q)[i] = w[i];
       } else {
         st_words<C, G>(q, w, n, p.dst_vec);
+      }
+      r++;
+      q += dp;
+    };
+    /* the rows of an enlarging walk step by 0 or 1 source rows */
+    if constexpr (PIPE) {
+      /* steps take buffers A and B in turn */
+      auto rows_of_cur = [&]() {
+        do emit();
+        while (r < nr && y.x == cur);
+      };
+#pragma unroll 1
+      for (;;) {
+        rows_of_cur();
+        if (r >= nr) break;
+        step(A);
+        rows_of_cur();
+        if (r >= nr) break;
+        step(B);
+      }
+    } else {
+#pragma unroll 1
+      while (r < nr) {
+        if (!YPRE) y = yt[r];
+        if (y.x != cur) step(A);
+        emit();
       }
     }
   };
@@ -1125,7 +1158,8 @@ RESIZE_UP(4, MODE_LINEAR, linear, 4)
 #endif
 
 /* Float bilinear enlarging (jet_resize_f32c{1,3}_up_linear): the walk of
- * resize_up, one pixel per thread. The formula is separable as written
+ * resize_up, one pixel per thread, a source row's taps loaded one step before
+ * they are summed. The formula is separable as written
  * (color_coeffs.h), so a source row's horizontal sums h = (ONE-ax)*p0 + ax*p1
  * are taken once, kept with their rounding error (hi + lo), and each
  * destination row of the walk is (ONE-ay)*h0 + ay*h1 of two of them, with the
@@ -1148,41 +1182,49 @@ __device__ __forceinline__ void resize_up_f32(const jet__resize_params &p) {
   const float wx1 = (float)xa[lx], wx0 = ONE - wx1;
   const u8 *const src = im.src;
   const u64 sp = im.src_pitch, dp = im.dst_pitch;
-  df h0[C], h1[C];
-  auto hrow = [&](int j, df *h) {
+  const int last = p.sh - 1;
+  /* the taps of the walk's next source row, loaded one step before they
+   * are summed */
+  float na[C], nb[C];
+  auto ld = [&](int j) {
     const float *row = (const float *)(src + (u64)j * sp);
-    float a[C], b[C];
 #pragma unroll
     for (int c = 0; c < C; c++) {
-      a[c] = __ldg(row + x0 + c);
-      b[c] = __ldg(row + x1 + c);
+      na[c] = __ldg(row + x0 + c);
+      nb[c] = __ldg(row + x1 + c);
     }
+  };
+  auto hsum = [&](df *h) {
 #pragma unroll
     for (int c = 0; c < C; c++) {
-      h[c].hi = __fmul_rn(wx0, a[c]);
-      h[c].lo = __fmaf_rn(wx0, a[c], -h[c].hi);
-      df_add_prod(h[c], wx1, b[c]);
+      h[c].hi = __fmul_rn(wx0, na[c]);
+      h[c].lo = __fmaf_rn(wx0, na[c], -h[c].hi);
+      df_add_prod(h[c], wx1, nb[c]);
     }
   };
   {
-    const int jl = min(ys[nr - 1] + 1, p.sh - 1);
+    const int jl = min(ys[nr - 1] + 1, last);
     const u8 *pf = src + (u64)ys[0] * sp + 4u * (u64)x0;
     for (int j = ys[0]; j <= jl; j++, pf += sp) asm volatile("prefetch.global.L2 [%0];" ::"l"(pf));
   }
   float *q = (float *)(im.dst + (u64)by * dp) + (u64)x * C;
-  int cur = -2; /* source row of h0 (none yet: y0 == cur + 1 must not hold) */
+  /* the rows of an enlarging walk step by 0 or 1: h0, h1 are the sums of
+   * source rows cur and cur + 1 (clamped) */
+  int cur = ys[0];
+  df h0[C], h1[C];
+  ld(cur);
+  hsum(h0);
+  ld(min(cur + 1, last));
+  hsum(h1);
+  ld(min(cur + 2, last));
 #pragma unroll 1
   for (int r = 0; r < nr; r++, q = (float *)((u8 *)q + dp)) {
-    const int y0 = ys[r];
-    if (y0 != cur) {
-      if (y0 == cur + 1) {
+    if (ys[r] != cur) { /* == cur + 1 */
+      cur++;
 #pragma unroll
-        for (int c = 0; c < C; c++) h0[c] = h1[c];
-      } else {
-        hrow(y0, h0);
-      }
-      hrow(min(y0 + 1, p.sh - 1), h1);
-      cur = y0;
+      for (int c = 0; c < C; c++) h0[c] = h1[c];
+      hsum(h1);
+      ld(min(cur + 2, last));
     }
     const float wy1 = (float)ya[r], wy0 = ONE - wy1;
 #pragma unroll

@@ -39,17 +39,18 @@ __device__ __forceinline__ u32 div_inv(u32 n, u32 d, u32 inv) {
 }
 
 /* lin_coord of an axis where it fits 32 bits, with inv = floor(2^32 /
- * (2 * dn)): its two divisions by 2 * dn as div_inv (same integers). */
+ * (2 * dn)): (2d+1)*sn < 2*dn*sn < 2^32, so n is a 32-bit difference and its
+ * two divisions by 2 * dn are div_inv (same integers). */
 __device__ __forceinline__ void lin_coord_inv(int d, int dn, int sn, u32 inv, int &s0, int &frac) {
-  const long long n = (2LL * d + 1) * sn - dn;
+  const u32 a = (2u * (u32)d + 1u) * (u32)sn, ud = 2u * (u32)dn;
   u32 x0 = 0, ax = 0;
-  if (n > 0) {
-    const u32 un = (u32)n, ud = 2u * (u32)dn;
+  if (a > (u32)dn) {
+    const u32 un = a - (u32)dn;
     x0 = div_inv(un, ud, inv);
     ax = div_inv((un - x0 * ud) << JET_RESIZE_FRAC_BITS, ud, inv);
   }
-  if ((int)x0 >= sn - 1) {
-    x0 = (u32)(sn - 1);
+  if (x0 >= (u32)sn - 1u) {
+    x0 = (u32)sn - 1u;
     ax = 0;
   }
   s0 = (int)x0;

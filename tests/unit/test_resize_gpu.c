@@ -184,7 +184,8 @@ TEST(gpu_resize_rgba8_fast_paths) {
 /* The 8-bit enlarging kernels (dw >= sw, dh >= sh, aligned source rows):
  * factors 2, 3/2, 4/3 and large ones, one axis only, identity, right edges
  * where the last group is partial or its window would pass the row's last
- * word, and tight pitches; in every layout (2 takes the tiled kernels). */
+ * word, widths just under and over two 1024-pixel GRAY8 tiles, and tight
+ * pitches; in every layout (2 takes the tiled kernels). */
 TEST(gpu_resize_enlarge_paths) {
   REQUIRE_GPU();
   jet_context ctx;
@@ -196,6 +197,7 @@ TEST(gpu_resize_enlarge_paths) {
       {8, 4, 8, 11},   {9, 7, 12, 7},     {12, 5, 16, 5},   {13, 3, 1000, 4},   {4, 2, 4, 2},
       {7, 9, 29, 31},  {640, 360, 1280, 720}, {640, 361, 1920, 1081}, {1280, 720, 1920, 1080},
       {63, 45, 42, 30}, {41, 30, 31, 20}, {40, 26, 20, 13}, {9, 7, 5, 4}, {1921, 1081, 1281, 721},
+      {1021, 13, 2047, 27}, {1050, 7, 2101, 15}, {30, 2, 61, 70},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
