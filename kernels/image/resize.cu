@@ -270,12 +270,13 @@ __device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by, int th
   by = (int)(blockIdx.x / (unsigned)tiles_x) * th;
 }
 
-/* 8-bit bilinear's lower tap row: y0 + 1 (clamped), or y0 itself where its
- * weight ay is 0 (odd factors such as 1/3 put every row's centre on a source
- * row): the taps then repeat row y0's loads, which L1 serves, instead of
- * reading a row from DRAM that the sum multiplies by 0 (same integers). */
-__device__ __forceinline__ int y1_of(const jet__resize_params &p, int y0, int ay) {
-  return ay ? min(y0 + 1, p.sh - 1) : y0;
+/* 8-bit bilinear's lower tap row: y0 + 1 (clamped), or y0 itself where
+ * every row's weight ay is 0 (p.rows_on_src: odd factors such as 1/3): the
+ * taps then repeat row y0's loads, which L1 serves, instead of reading a row
+ * from DRAM that the sum multiplies by 0 (same integers). A launch-wide test,
+ * so the loads wait on no row weight. */
+__device__ __forceinline__ int y1_of(const jet__resize_params &p, int y0) {
+  return p.rows_on_src ? y0 : min(y0 + 1, p.sh - 1);
 }
 
 /* The tile of a block of resize_u8, resize_u8c1 or resize_f32 (tw columns by
@@ -313,9 +314,9 @@ __device__ __forceinline__ void resize_u8(const jet__resize_params &p) {
       } else if (MODE == MODE_NEAREST) {
         ld8<C, VEC>(im.src + (u64)ys[ly] * im.src_pitch, xs[lx + g], v);
       } else if (MODE == MODE_LINEAR) {
-        u32 ax = (u32)xa[lx + g], ay = (u32)ya[ly];
         int x0 = xs[lx + g], y0 = ys[ly];
-        int x1 = min(x0 + 1, p.sw - 1), y1 = y1_of(p, y0, (int)ay);
+        int x1 = min(x0 + 1, p.sw - 1), y1 = y1_of(p, y0);
+        u32 ax = (u32)xa[lx + g], ay = (u32)ya[ly];
         const u8 *r0 = im.src + (u64)y0 * im.src_pitch, *r1 = im.src + (u64)y1 * im.src_pitch;
         if (C == 3 && VEC) {
           /* aligned rows: a row's two taps (6 bytes from 3 * x0, x1's at s)
@@ -443,7 +444,7 @@ __device__ __forceinline__ void resize_u8c1(const jet__resize_params &p) {
         if (k == 1 && rows == 1) break; /* uniform: no second row to load */
         const int y0 = ys[ly[k]];
         const u8 *r0 = im.src + (u64)y0 * im.src_pitch;
-        const u8 *r1 = r0 + (ya[ly[k]] && y0 < p.sh - 1 ? im.src_pitch : 0); /* y1_of */
+        const u8 *r1 = r0 + (y1_of(p, y0) > y0 ? im.src_pitch : 0);
 #pragma unroll
         for (int g = 0; g < G; g++) {
           const int x0 = xs[lx + g], x1 = min(x0 + 1, p.sw - 1);
@@ -525,7 +526,7 @@ __device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
     u32 t[RC4][4];
 #pragma unroll
     for (int r = 0; r < RC4; r++) {
-      const int y0 = ys[threadIdx.y + r * TY], y1 = y1_of(p, y0, ya[threadIdx.y + r * TY]);
+      const int y0 = ys[threadIdx.y + r * TY], y1 = y1_of(p, y0);
       ld_pair(im.src + (u64)y0 * im.src_pitch, x0, x1, pair, t[r][0], t[r][1]);
       ld_pair(im.src + (u64)y1 * im.src_pitch, x0, x1, pair, t[r][2], t[r][3]);
     }

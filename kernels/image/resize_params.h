@@ -38,6 +38,9 @@ typedef struct jet__resize_params {
   /* floor(2^32 / (2 * dw)), floor(2^32 / (2 * dh)): the nearest and bilinear
    * coordinate divisions by reciprocal, on axes where they fit 32 bits */
   unsigned inv_w, inv_h;
+  /* 1: sh = k * dh with k odd, so every destination row's centre is on a
+   * source row and bilinear's lower tap row has weight 0 */
+  int rows_on_src;
   /* area: sizes divided by gcd(sw, dw) and gcd(sh, dh); area_d = rsw * rsh;
    * area_wide: 1 when 8-bit sums need 64 bits (510 * area_d + area_d >= 2^32) */
   int rsw, rdw, rsh, rdh;

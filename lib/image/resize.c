@@ -121,6 +121,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   p.count = count;
   p.inv_w = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dw));
   p.inv_h = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dh));
+  p.rows_on_src = p.sh % p.dh == 0 && (p.sh / p.dh) % 2 == 1;
   /* one path for the whole launch: 4-byte accesses only where every pair allows them */
   p.src_vec = p.dst_vec = 1;
   for (int i = 0; i < count; i++) {
