@@ -98,11 +98,11 @@ __device__ __forceinline__ float normalise(u32 s, float scale, float bias) {
  * The constant parts of the YUV -> RGB rule (offsets, rounding half) are
  * folded into the launch constants kr, kg, kb, so a tap channel is
  * clamp8((cy*Y + chroma terms + k) >> 16), the color_coeffs.h rule's value. */
-template <bool UV16>
+template <bool UV16, bool T1>
 __device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay,
                                           float *out) {
-  const int y1 = min(y0 + 1, p.sh - 1);
+  const int y1 = T1 ? y0 : min(y0 + 1, p.sh - 1);
   const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
   const u8 *c0 = im.src1 + (u64)(y0 >> 1) * im.src1_pitch;
   const u8 *c1 = im.src1 + (u64)(y1 >> 1) * im.src1_pitch;
@@ -111,24 +111,27 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__
   xc[1] = min(x0[0] + 1, p.sw - 1);
   xc[2] = x0[1];
   xc[3] = min(x0[1] + 1, p.sw - 1);
-  u32 Y[2][4], UV[2][4];
+  u32 Y[2][4] = {}, UV[2][4] = {};
 #pragma unroll
   for (int k = 0; k < 4; k++) {
+    if (T1 && (k & 1)) continue; /* T1: only tap 00 of each pixel */
     Y[0][k] = __ldg(r0 + xc[k]);
-    Y[1][k] = __ldg(r1 + xc[k]);
+    if (!T1) Y[1][k] = __ldg(r1 + xc[k]);
   }
   if (UV16) {
 #pragma unroll
     for (int k = 0; k < 4; k++) {
+      if (T1 && (k & 1)) continue;
       UV[0][k] = __ldg((const u16 *)c0 + (xc[k] >> 1));
-      UV[1][k] = __ldg((const u16 *)c1 + (xc[k] >> 1));
+      if (!T1) UV[1][k] = __ldg((const u16 *)c1 + (xc[k] >> 1));
     }
   } else {
 #pragma unroll
     for (int k = 0; k < 4; k++) {
+      if (T1 && (k & 1)) continue;
       const int o = xc[k] & ~1;
       UV[0][k] = __ldg(c0 + o) | ((u32)__ldg(c0 + o + 1) << 8);
-      UV[1][k] = __ldg(c1 + o) | ((u32)__ldg(c1 + o + 1) << 8);
+      if (!T1) UV[1][k] = __ldg(c1 + o) | ((u32)__ldg(c1 + o + 1) << 8);
     }
   }
 #pragma unroll
@@ -137,6 +140,7 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__
     weights(ax[px], ay, w);
 #pragma unroll
     for (int j = 0; j < 4; j++) {
+      if (T1 && j) break; /* the other taps' weights are 0 */
       const int row = j >> 1, k = 2 * px + (j & 1);
       const int u = (int)(UV[row][k] & 255u), v = (int)(UV[row][k] >> 8);
       const int yy = p.cy * (int)Y[row][k];
@@ -151,21 +155,26 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__
 
 /* RGBA8 taps of two pixels, as nv12_pair; alpha is ignored. VEC: one 4-byte
  * load per tap (the launcher checked the alignment). */
-template <bool VEC>
+template <bool VEC, bool T1>
 __device__ __forceinline__ void rgba_pair(const jet__dnn_kparams &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay,
                                           float *out) {
-  const int y1 = min(y0 + 1, p.sh - 1);
+  const int y1 = T1 ? y0 : min(y0 + 1, p.sh - 1);
   const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
   int xc[4];
   xc[0] = x0[0];
   xc[1] = min(x0[0] + 1, p.sw - 1);
   xc[2] = x0[1];
   xc[3] = min(x0[1] + 1, p.sw - 1);
-  u32 W[2][4];
+  u32 W[2][4] = {};
 #pragma unroll
   for (int k = 0; k < 4; k++) {
-    if (VEC) {
+    if (T1 && (k & 1)) continue;
+    if (T1) {
+      W[0][k] = VEC ? __ldg((const u32 *)r0 + xc[k])
+                    : __ldg(r0 + (u64)xc[k] * 4) | ((u32)__ldg(r0 + (u64)xc[k] * 4 + 1) << 8) |
+                          ((u32)__ldg(r0 + (u64)xc[k] * 4 + 2) << 16);
+    } else if (VEC) {
       W[0][k] = __ldg((const u32 *)r0 + xc[k]);
       W[1][k] = __ldg((const u32 *)r1 + xc[k]);
     } else {
@@ -180,6 +189,7 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_kparams &p, const jet__
     weights(ax[px], ay, w);
 #pragma unroll
     for (int j = 0; j < 4; j++) {
+      if (T1 && j) break;
       const u32 t = W[j >> 1][2 * px + (j & 1)];
 #pragma unroll
       for (int c = 0; c < 3; c++) acc[c] += w[j] * ((t >> (8 * c)) & 255u);
@@ -194,7 +204,21 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_kparams &p, const jet__
  * pixels, other RGBA8. */
 enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
 
-template <int SRC, bool F16>
+/* The taps and sums of a pixel pair, by source path; T1: tap 00 alone */
+template <int SRC, bool T1>
+__device__ __forceinline__ void pair_taps(const jet__dnn_kparams &p, const jet__dnn_image &im,
+                                          const int *x0, const u32 *ax, int y0, u32 ay, float *out) {
+  if (SRC == SRC_NV12_UV16)
+    nv12_pair<true, T1>(p, im, x0, ax, y0, ay, out);
+  else if (SRC == SRC_NV12)
+    nv12_pair<false, T1>(p, im, x0, ax, y0, ay, out);
+  else if (SRC == SRC_RGBA8_VEC)
+    rgba_pair<true, T1>(p, im, x0, ax, y0, ay, out);
+  else
+    rgba_pair<false, T1>(p, im, x0, ax, y0, ay, out);
+}
+
+template <int SRC, bool F16, bool T1>
 __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
   __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
   const jet__dnn_image &im = p.img[blockIdx.z];
@@ -234,14 +258,7 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
     if (pad1) x0[1] = x0[0];
     const u32 ax[2] = {(u32)xa[lx], (u32)xa[lx + 1]};
     const u32 ay = (u32)ya[threadIdx.y];
-    if (SRC == SRC_NV12_UV16)
-      nv12_pair<true>(p, im, x0, ax, y0, ay, out);
-    else if (SRC == SRC_NV12)
-      nv12_pair<false>(p, im, x0, ax, y0, ay, out);
-    else if (SRC == SRC_RGBA8_VEC)
-      rgba_pair<true>(p, im, x0, ax, y0, ay, out);
-    else
-      rgba_pair<false>(p, im, x0, ax, y0, ay, out);
+    pair_taps<SRC, T1>(p, im, x0, ax, y0, ay, out);
 #pragma unroll
     for (int c = 0; c < 3; c++) {
       if (pad0) out[c] = p.pad[c];
@@ -257,17 +274,28 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
  * 40); the odd-address NV12 path (two byte loads per chroma site) takes 48
  * rather than spill. A register cap rather than __launch_bounds__' block
  * count, whose meaning changes with the SM's thread limit. */
-#define DNN_KERNEL(name, src, f16, regs)                                         \
+#define DNN_KERNEL(name, src, f16, regs, t1)                                     \
   extern "C" __global__ void __maxnreg__(regs)                                   \
       name(const __grid_constant__ jet__dnn_kparams p) {                         \
     jet_pdl_enter();                                                             \
-    dnn<src, f16>(p);                                                            \
+    dnn<src, f16, t1>(p);                                                        \
   }
-DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32)
-DNN_KERNEL(jet_dnn_nv12_f16, SRC_NV12_UV16, true, 32)
-DNN_KERNEL(jet_dnn_nv12_odd_f32, SRC_NV12, false, 48)
-DNN_KERNEL(jet_dnn_nv12_odd_f16, SRC_NV12, true, 48)
-DNN_KERNEL(jet_dnn_rgba8_f32, SRC_RGBA8_VEC, false, 32)
-DNN_KERNEL(jet_dnn_rgba8_f16, SRC_RGBA8_VEC, true, 32)
-DNN_KERNEL(jet_dnn_rgba8_odd_f32, SRC_RGBA8, false, 32)
-DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32)
+DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32, false)
+DNN_KERNEL(jet_dnn_nv12_f16, SRC_NV12_UV16, true, 32, false)
+DNN_KERNEL(jet_dnn_nv12_odd_f32, SRC_NV12, false, 48, false)
+DNN_KERNEL(jet_dnn_nv12_odd_f16, SRC_NV12, true, 48, false)
+DNN_KERNEL(jet_dnn_rgba8_f32, SRC_RGBA8_VEC, false, 32, false)
+DNN_KERNEL(jet_dnn_rgba8_f16, SRC_RGBA8_VEC, true, 32, false)
+DNN_KERNEL(jet_dnn_rgba8_odd_f32, SRC_RGBA8, false, 32, false)
+DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32, false)
+/* Content whose every pixel centre is on a source pixel (sw = k * cw and
+ * sh = j * ch, k and j odd: 1920x1080 letterboxed to 640x640, 3840x2160 to
+ * 1280x1280, the identity): only tap 00 has a weight (2^22), so these load
+ * and sum it alone; the same integers. Aligned sources only; a compact build
+ * (JET_COMPACT_KERNELS) leaves them out and dnn.c takes the kernels above. */
+#ifndef JET_COMPACT_KERNELS
+DNN_KERNEL(jet_dnn_nv12_f32_t1, SRC_NV12_UV16, false, 32, true)
+DNN_KERNEL(jet_dnn_nv12_f16_t1, SRC_NV12_UV16, true, 32, true)
+DNN_KERNEL(jet_dnn_rgba8_f32_t1, SRC_RGBA8_VEC, false, 32, true)
+DNN_KERNEL(jet_dnn_rgba8_f16_t1, SRC_RGBA8_VEC, true, 32, true)
+#endif

@@ -4,6 +4,7 @@
  * launch for the whole batch (kernels/image/dnn.cu).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "image_internal.h"
@@ -55,6 +56,12 @@ static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn
   k->ox = (int)((dw - w) / 2);
   k->oy = (int)((dh - h) / 2);
 }
+
+/* 1 in a compact build (cmake JET_COMPACT_KERNELS), which leaves the one-tap
+ * kernels out of the module. */
+#ifndef JET_COMPACT_KERNELS
+#define JET_COMPACT_KERNELS 0
+#endif
 
 _Static_assert(JET_DNN_BATCH_MAX == JET_IMAGE_BATCH_MAX, "one launch serves a whole batch");
 _Static_assert(sizeof(jet__dnn_kparams) <= 4096, "kernel parameters stay under 4 KB");
@@ -133,7 +140,12 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
       {{"jet_dnn_rgba8_odd_f32", "jet_dnn_rgba8_odd_f16"},
        {"jet_dnn_rgba8_f32", "jet_dnn_rgba8_f16"}},
       {{"jet_dnn_nv12_odd_f32", "jet_dnn_nv12_odd_f16"}, {"jet_dnn_nv12_f32", "jet_dnn_nv12_f16"}}};
-  const char *name = names[nv12][src_vec][f16];
+  char name[40];
+  /* every content pixel's centre on a source pixel (odd factors on both
+   * axes): the aligned paths' one-tap kernels (dnn.cu) */
+  const int one_tap = !JET_COMPACT_KERNELS && src_vec && k.sw % k.cw == 0 && (k.sw / k.cw) % 2 == 1 &&
+                      k.sh % k.ch == 0 && (k.sh / k.ch) % 2 == 1;
+  snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], one_tap ? "_t1" : "");
   JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_dnn, name, &kern, fn));
   void *args[] = {&k};
   return jet__launch(cu, kern, grid, block, 0, args, fn);

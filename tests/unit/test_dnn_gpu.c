@@ -110,10 +110,11 @@ static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh
   return 0;
 }
 
-/* sw, sh, dw, dh; NV12 sources need even sizes. */
+/* sw, sh, dw, dh; NV12 sources need even sizes. 30x18 -> 10x6 and 30x10 ->
+ * 6x2 (odd factors 3 and 5 on both axes) take the one-tap path. */
 static const int small_pairs[][4] = {{2, 2, 1, 1},   {2, 2, 3, 2},    {18, 10, 40, 23},
                                      {18, 10, 2, 3}, {18, 10, 17, 9}, {40, 24, 9, 17},
-                                     {2, 8, 5, 5}};
+                                     {2, 8, 5, 5},   {30, 18, 10, 6}, {30, 10, 6, 2}};
 
 static int dnn_format(jet_format f) {
   jet_context ctx;
