@@ -111,7 +111,7 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__
   xc[1] = min(x0[0] + 1, p.sw - 1);
   xc[2] = x0[1];
   xc[3] = min(x0[1] + 1, p.sw - 1);
-  u32 Y[2][4] = {}, UV[2][4] = {};
+  u32 Y[2][4], UV[2][4];
 #pragma unroll
   for (int k = 0; k < 4; k++) {
     if (T1 && (k & 1)) continue; /* T1: only tap 00 of each pixel */
@@ -166,21 +166,17 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_kparams &p, const jet__
   xc[1] = min(x0[0] + 1, p.sw - 1);
   xc[2] = x0[1];
   xc[3] = min(x0[1] + 1, p.sw - 1);
-  u32 W[2][4] = {};
+  u32 W[2][4];
 #pragma unroll
   for (int k = 0; k < 4; k++) {
-    if (T1 && (k & 1)) continue;
-    if (T1) {
-      W[0][k] = VEC ? __ldg((const u32 *)r0 + xc[k])
-                    : __ldg(r0 + (u64)xc[k] * 4) | ((u32)__ldg(r0 + (u64)xc[k] * 4 + 1) << 8) |
-                          ((u32)__ldg(r0 + (u64)xc[k] * 4 + 2) << 16);
-    } else if (VEC) {
+    if (T1 && (k & 1)) continue; /* T1: only tap 00 of each pixel */
+    if (VEC) {
       W[0][k] = __ldg((const u32 *)r0 + xc[k]);
-      W[1][k] = __ldg((const u32 *)r1 + xc[k]);
+      if (!T1) W[1][k] = __ldg((const u32 *)r1 + xc[k]);
     } else {
       const u8 *q0 = r0 + (u64)xc[k] * 4, *q1 = r1 + (u64)xc[k] * 4;
       W[0][k] = __ldg(q0) | ((u32)__ldg(q0 + 1) << 8) | ((u32)__ldg(q0 + 2) << 16);
-      W[1][k] = __ldg(q1) | ((u32)__ldg(q1 + 1) << 8) | ((u32)__ldg(q1 + 2) << 16);
+      if (!T1) W[1][k] = __ldg(q1) | ((u32)__ldg(q1 + 1) << 8) | ((u32)__ldg(q1 + 2) << 16);
     }
   }
 #pragma unroll
