@@ -1106,6 +1106,9 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
 #pragma unroll
         for (int i = 0; i < W / 4; i++) w[i] = H[i];
       }
+      /* W == 16: 4-channel nearest, whose 4 pixels are one uint4 (the
+       * indices wrap at w's length so that the other widths, which never
+       * take this branch, compile) */
       if (FAST && W == 16 && al16) {
         *(uint4 *)q = make_uint4(w[0], w[1], w[2 % (W / 4)], w[3 % (W / 4)]);
       } else if (FAST) {
