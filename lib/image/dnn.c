@@ -57,12 +57,6 @@ static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn
   k->oy = (int)((dh - h) / 2);
 }
 
-/* 1 in a compact build (cmake JET_COMPACT_KERNELS), which leaves the one-tap
- * kernels out of the module. */
-#ifndef JET_COMPACT_KERNELS
-#define JET_COMPACT_KERNELS 0
-#endif
-
 _Static_assert(JET_DNN_BATCH_MAX == JET_IMAGE_BATCH_MAX, "one launch serves a whole batch");
 _Static_assert(sizeof(jet__dnn_kparams) <= 4096, "kernel parameters stay under 4 KB");
 
@@ -143,8 +137,8 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   char name[40];
   /* every content pixel's centre on a source pixel (odd factors on both
    * axes): the aligned paths' one-tap kernels (dnn.cu) */
-  const int one_tap = !JET_COMPACT_KERNELS && src_vec && k.sw % k.cw == 0 && (k.sw / k.cw) % 2 == 1 &&
-                      k.sh % k.ch == 0 && (k.sh / k.ch) % 2 == 1;
+  const int one_tap = !JET_COMPACT_KERNELS && src_vec && jet__centres_on_source(k.sw, k.cw) &&
+                      jet__centres_on_source(k.sh, k.ch);
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], one_tap ? "_t1" : "");
   JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_dnn, name, &kern, fn));
   void *args[] = {&k};

@@ -118,4 +118,17 @@ jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, in
 int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_rows, int count,
                          unsigned long long slots, int prologue);
 
+/* 1 when @sn = k * @dn with k odd (@sn, @dn >= 1): every destination pixel's
+ * centre on the axis (color_coeffs.h's half-pixel rule) is on a source pixel,
+ * so bilinear's second tap has weight 0 for every pixel (resize's
+ * rows_on_src, dnn's one-tap kernels). Pure. */
+static inline int jet__centres_on_source(int sn, int dn) { return sn % dn == 0 && (sn / dn) % 2 == 1; }
+
+/* 1 in a compact build (cmake JET_COMPACT_KERNELS), whose kernel modules
+ * leave out the kernels that only add speed (resize's enlarging walks and
+ * area windows, dnn's one-tap kernels); the launchers then take others. */
+#ifndef JET_COMPACT_KERNELS
+#define JET_COMPACT_KERNELS 0
+#endif
+
 #endif /* JET_IMAGE_INTERNAL_H */

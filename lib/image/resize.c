@@ -80,12 +80,6 @@ int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_row
   return best;
 }
 
-/* 1 in a compact build (cmake JET_COMPACT_KERNELS), which leaves the
- * enlarging kernels out of the module. */
-#ifndef JET_COMPACT_KERNELS
-#define JET_COMPACT_KERNELS 0
-#endif
-
 _Static_assert(JET_RS_BATCH == JET_IMAGE_BATCH_MAX, "resize_params.h's batch size");
 
 /* The launch shared by jet_resize and jet_resize_batch; the pairs passed
@@ -121,7 +115,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   p.count = count;
   p.inv_w = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dw));
   p.inv_h = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dh));
-  p.rows_on_src = p.sh % p.dh == 0 && (p.sh / p.dh) % 2 == 1;
+  p.rows_on_src = jet__centres_on_source(p.sh, p.dh);
   /* one path for the whole launch: 4-byte accesses only where every pair allows them */
   p.src_vec = p.dst_vec = 1;
   for (int i = 0; i < count; i++) {

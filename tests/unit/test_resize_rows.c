@@ -1,7 +1,9 @@
 /* The rows-per-thread rule of the bilinear enlarging walks
- * (jet__resize_rows_for); host-only. */
+ * (jet__resize_rows_for), and the odd-factor test that lets 8-bit bilinear
+ * and DNN preprocess read one tap row (jet__centres_on_source); host-only. */
 #include "test.h"
 #include "../../lib/image/image_internal.h"
+#include "../ref/ref_image.h"
 
 static unsigned long long waves_cost(unsigned long long tx, int dh, int row_mul, int rows, int count,
                                      unsigned long long slots, int prologue) {
@@ -44,5 +46,33 @@ TEST(resize_rows_least_cost_most_rows) {
               if (o > r) CHECK(k > best);
             }
           }
+  return 0;
+}
+
+/* Where jet__centres_on_source holds, the reference's coordinates give every
+ * destination pixel weight 0 on its second tap (the kernels then skip that
+ * tap); hand-picked axes of the sweep: 1080 -> 360 (k = 3) holds, 1440 ->
+ * 360 (k = 4) and 1080 -> 640 do not. */
+TEST(resize_centres_on_source) {
+  CHECK(jet__centres_on_source(1080, 360));
+  CHECK(jet__centres_on_source(1920, 640));
+  CHECK(jet__centres_on_source(7, 7));
+  CHECK(jet__centres_on_source(5, 1));
+  CHECK(!jet__centres_on_source(1440, 360));
+  CHECK(!jet__centres_on_source(1080, 640));
+  CHECK(!jet__centres_on_source(720, 360));
+  CHECK(!jet__centres_on_source(1, 2));
+  int held = 0;
+  for (int dn = 1; dn <= 40; dn++)
+    for (int sn = 1; sn <= 200; sn++) {
+      if (!jet__centres_on_source(sn, dn)) continue;
+      held++;
+      for (int d = 0; d < dn; d++) {
+        int s0, s1, frac;
+        ref_resize_coord(d, dn, sn, &s0, &s1, &frac);
+        CHECK_MSG(frac == 0, "sn %d dn %d d %d: fraction %d", sn, dn, d, frac);
+      }
+    }
+  CHECK(held > 100); /* the sweep met many odd factors */
   return 0;
 }
