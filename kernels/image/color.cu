@@ -57,11 +57,9 @@ struct cc_planes {
 
 #define CC_BATCH 16 /* JET_IMAGE_BATCH_MAX */
 
-/* Mirrors struct jet__cc_args in lib/image/color.c field for field. The
- * coefficients are shared by the batch; img[blockIdx.z] holds one pair's
- * planes (only the first count entries are set). 1656 bytes, well under the
- * 4 KB kernel parameter limit; a kernel reads only its own entry. */
-struct cc_args {
+/* The coefficients, shared by the pairs of a batch: the first 120 bytes of
+ * struct jet__cc_args in lib/image/color.c, field for field. */
+struct cc_coef {
   int width, height;
   int vec;     /* 1: every plane of every pair meets the vector alignment of this kernel */
   u32 sel;     /* __byte_perm selector producing a destination pixel word */
@@ -72,9 +70,22 @@ struct cc_args {
   int yr, yg, yb, yadd;              /* RGB -> Y or GRAY8 */
   int ur, ug, ub, vr, vg, vb, uvadd; /* 2x2 RGB sums -> U, V */
   int count;                         /* pairs in img (= gridDim.z) */
-  cc_planes img[CC_BATCH];
 };
-static_assert(sizeof(cc_args) == 120 + 96 * CC_BATCH, "cc_args layout differs from lib/image/color.c");
+
+/* A kernel's parameters: the coefficients and the planes of NB pairs,
+ * img[blockIdx.z] one pair's (the first count entries are set). The host
+ * passes its jet__cc_args (img[16]) whatever NB; a launch copies the
+ * kernel's own size from it. Every kernel has an NB = 16 entry for batches
+ * (1656 bytes) and, outside compact builds, an NB = 1 entry ("_1", 216
+ * bytes) for single images: the launch cost grows with the parameter size
+ * (these 1440 bytes cost about 0.3 us per launch on an H100, 4-5% of a
+ * 1080p conversion). */
+template <int NB>
+struct cc_args : cc_coef {
+  cc_planes img[NB];
+};
+static_assert(sizeof(cc_coef) == 120 && sizeof(cc_args<1>) == 120 + 96 && sizeof(cc_args<CC_BATCH>) == 120 + 96 * CC_BATCH,
+              "cc_args layout differs from lib/image/color.c");
 
 enum { S_SP420, S_P420, S_Y420, S_P422, S_C3, S_C4, S_G };
 enum { D_C4, D_C3, D_G, D_SP420, D_P420 };
@@ -175,7 +186,7 @@ struct yuv_k {
   u32 sel;
 };
 
-__device__ __forceinline__ yuv_k mk_yuv_k(const cc_args &a) {
+__device__ __forceinline__ yuv_k mk_yuv_k(const cc_coef &a) {
   yuv_k k;
   k.cy = a.cy;
   k.crv = a.crv;
@@ -213,7 +224,7 @@ __device__ __forceinline__ u32 yuv_word(const yuv_k &k, int y, const chroma &c) 
 }
 
 /* GRAY8 of a YUV luma sample, as a clamped Q16 value */
-__device__ __forceinline__ u32 luma_gray(const cc_args &a, int y) { return clamp16(y * a.gy + a.gadd); }
+__device__ __forceinline__ u32 luma_gray(const cc_coef &a, int y) { return clamp16(y * a.gy + a.gadd); }
 
 /* RGB -> Y or GRAY8 of a pixel word (R, G, B at bytes rsel, gsel, bsel), as a
  * Q16 value whose byte 2 is the result: two 16x8-bit dot products with the
@@ -225,7 +236,7 @@ struct rgb_k {
   u32 yadd;
 };
 
-__device__ __forceinline__ rgb_k mk_rgb_k(const cc_args &a) {
+__device__ __forceinline__ rgb_k mk_rgb_k(const cc_coef &a) {
   u32 w[4];
 #pragma unroll
   for (u32 p = 0; p < 4; p++)
@@ -273,8 +284,8 @@ __device__ __forceinline__ u32 (*cc_stage())[ROWS][96] {
 /* FAST: every lane of the warp converts 4 pixels with vector accesses
  * (args.vec set and the warp's 128 pixels inside the image), so the loads
  * and stores need no byte path and no per-lane tests. */
-template <int S, int D, bool FAST>
-__device__ __forceinline__ void cc_body(const cc_args &a) {
+template <int S, int D, bool FAST, int NB>
+__device__ __forceinline__ void cc_body(const cc_args<NB> &a) {
   constexpr int ROWS = (S == S_SP420 || S == S_P420 || D == D_SP420 || D == D_P420) ? 2 : 1;
   constexpr bool ALPHA = D == D_C4;
   constexpr bool YUV = S == S_SP420 || S == S_P420 || S == S_P422;
@@ -293,7 +304,7 @@ __device__ __forceinline__ void cc_body(const cc_args &a) {
   /* Per plane the thread's column (set up once) plus row * pitch per row:
    * one wide multiply-add per pointer and row, no per-row index math. */
   const int rstep = gridDim.y * CC_WARPS; /* row groups per iteration */
-  const cc_planes &im = a.img[blockIdx.z];
+  const cc_planes &im = a.img[NB == 1 ? 0 : blockIdx.z];
   const u64 sp0 = im.spitch[0], dp0 = im.dpitch[0];
   const u8 *const s0c = im.src[0] + (u64)x0 * SBPP;
   const u8 *const s1c = S == S_SP420 ? im.src[1] + x0 : S == S_P420 ? im.src[1] + (x0 >> 1) : nullptr;
@@ -501,14 +512,19 @@ __device__ __forceinline__ void cc_body(const cc_args &a) {
   }
 }
 
-#define CC_KERNEL(name, S, D)                                                  \
-  extern "C" __global__ void __maxnreg__(CC_MAX_REGS) name(const cc_args a) { \
-    jet_pdl_enter();                                                           \
-    if (a.vec && blockIdx.x * 128u + 128u <= (unsigned)a.width)                 \
-      cc_body<S, D, true>(a);                                                  \
-    else                                                                       \
-      cc_body<S, D, false>(a);                                                 \
+#define CC_ENTRY(name, S, D, NB)                                                    \
+  extern "C" __global__ void __maxnreg__(CC_MAX_REGS) name(const cc_args<NB> a) { \
+    jet_pdl_enter();                                                                \
+    if (a.vec && blockIdx.x * 128u + 128u <= (unsigned)a.width)                      \
+      cc_body<S, D, true>(a);                                                       \
+    else                                                                            \
+      cc_body<S, D, false>(a);                                                      \
   }
+#ifdef JET_COMPACT_KERNELS
+#define CC_KERNEL(name, S, D) CC_ENTRY(name, S, D, CC_BATCH)
+#else
+#define CC_KERNEL(name, S, D) CC_ENTRY(name, S, D, CC_BATCH) CC_ENTRY(name##_1, S, D, 1)
+#endif
 
 CC_KERNEL(jet_cc_sp420_c4, S_SP420, D_C4)
 CC_KERNEL(jet_cc_sp420_c3, S_SP420, D_C3)
