@@ -99,7 +99,7 @@ __device__ __forceinline__ float normalise(u32 s, float scale, float bias) {
  * folded into the launch constants kr, kg, kb, so a tap channel is
  * clamp8((cy*Y + chroma terms + k) >> 16), the color_coeffs.h rule's value. */
 template <bool UV16, bool T1>
-__device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__dnn_image &im,
+__device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay,
                                           float *out) {
   const int y1 = T1 ? y0 : min(y0 + 1, p.sh - 1);
@@ -156,7 +156,7 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_kparams &p, const jet__
 /* RGBA8 taps of two pixels, as nv12_pair; alpha is ignored. VEC: one 4-byte
  * load per tap (the launcher checked the alignment). */
 template <bool VEC, bool T1>
-__device__ __forceinline__ void rgba_pair(const jet__dnn_kparams &p, const jet__dnn_image &im,
+__device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay,
                                           float *out) {
   const int y1 = T1 ? y0 : min(y0 + 1, p.sh - 1);
@@ -202,7 +202,7 @@ enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
 
 /* The taps and sums of a pixel pair, by source path; T1: tap 00 alone */
 template <int SRC, bool T1>
-__device__ __forceinline__ void pair_taps(const jet__dnn_kparams &p, const jet__dnn_image &im,
+__device__ __forceinline__ void pair_taps(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay, float *out) {
   if (SRC == SRC_NV12_UV16)
     nv12_pair<true, T1>(p, im, x0, ax, y0, ay, out);
@@ -214,10 +214,23 @@ __device__ __forceinline__ void pair_taps(const jet__dnn_kparams &p, const jet__
     rgba_pair<false, T1>(p, im, x0, ax, y0, ay, out);
 }
 
-template <int SRC, bool F16, bool T1>
-__device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
+/* A kernel's parameters: jet__dnn_kparams with room for NB images (16, or
+ * 1 for the "_1" entries), of which dnn.c passes the first bytes. */
+template <int NB>
+struct dnn_args {
+  jet__dnn_shared s;
+  jet__dnn_image img[NB];
+};
+static_assert(sizeof(dnn_args<JET_DNN_BATCH_MAX>) == sizeof(jet__dnn_kparams) && sizeof(dnn_args<1>) == 192,
+              "dnn_args is a prefix of jet__dnn_kparams");
+
+template <int SRC, bool F16, bool T1, int NB>
+__device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
-  const jet__dnn_image &im = p.img[blockIdx.z];
+  const jet__dnn_shared &p = a.s;
+  /* blockIdx.z is 0 in a one-image launch; indexing by it there too keeps
+   * the batch entry's register allocation (index 0 spilled 4 bytes on sm_90) */
+  const jet__dnn_image &im = a.img[blockIdx.z];
   const int tiles_x = (p.dw + TW - 1) / TW;
   const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TW;
   const int by = (int)(blockIdx.x / (unsigned)tiles_x) * TY;
@@ -270,12 +283,23 @@ __device__ __forceinline__ void dnn(const jet__dnn_kparams &p) {
  * 40); the odd-address NV12 path (two byte loads per chroma site) takes 48
  * rather than spill. A register cap rather than __launch_bounds__' block
  * count, whose meaning changes with the SM's thread limit. */
-#define DNN_KERNEL(name, src, f16, regs, t1)                                     \
+#define DNN_ENTRY(name, src, f16, regs, t1, nb)                                  \
   extern "C" __global__ void __maxnreg__(regs)                                   \
-      name(const __grid_constant__ jet__dnn_kparams p) {                         \
+      name(const __grid_constant__ dnn_args<nb> p) {                             \
     jet_pdl_enter();                                                             \
     dnn<src, f16, t1>(p);                                                        \
   }
+/* Each kernel has a batch entry (16 images, 1392 bytes of parameters) and,
+ * outside compact builds, a one-image entry, name_1 (192 bytes), which dnn.c
+ * launches for a single image: the launch cost grows with the parameter
+ * size. */
+#ifdef JET_COMPACT_KERNELS
+#define DNN_KERNEL(name, src, f16, regs, t1) DNN_ENTRY(name, src, f16, regs, t1, JET_DNN_BATCH_MAX)
+#else
+#define DNN_KERNEL(name, src, f16, regs, t1)                  \
+  DNN_ENTRY(name, src, f16, regs, t1, JET_DNN_BATCH_MAX)      \
+  DNN_ENTRY(name##_1, src, f16, regs, t1, 1)
+#endif
 DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32, false)
 DNN_KERNEL(jet_dnn_nv12_f16, SRC_NV12_UV16, true, 32, false)
 DNN_KERNEL(jet_dnn_nv12_odd_f32, SRC_NV12, false, 48, false)

@@ -26,8 +26,8 @@ typedef struct jet__dnn_image {
   unsigned long long dst_pitch[3];
 } jet__dnn_image;
 
-typedef struct jet__dnn_kparams {
-  jet__dnn_image img[JET_DNN_BATCH_MAX]; /* the first gridDim.z are used */
+/* What the images of a launch share. */
+typedef struct jet__dnn_shared {
   int sw, sh, dw, dh;
   int ox, oy, cw, ch;               /* content rectangle (letterbox) */
   int dst_vec;                      /* all planes' pointers and pitches: JET_DNN_PX elements aligned */
@@ -39,6 +39,14 @@ typedef struct jet__dnn_kparams {
    * centre 128): JET_CC_HALF - cy*yoff - 128*crv, ... + 128*(cgu + cgv),
    * ... - 128*cbu; a channel is clamp8((cy*Y + crv*V + kr) >> 16), ... */
   int kr, kg, kb;
+} jet__dnn_shared;
+
+/* A launch's parameters: the shared fields, then the images (the first
+ * gridDim.z are used), last so that dnn.cu's one-image entries ("_1",
+ * parameters of one image) read a prefix of the same struct. */
+typedef struct jet__dnn_kparams {
+  jet__dnn_shared s;
+  jet__dnn_image img[JET_DNN_BATCH_MAX];
 } jet__dnn_kparams;
 
 #endif /* JET_KERNELS_IMAGE_DNN_PARAMS_H */
