@@ -114,39 +114,39 @@ __device__ __forceinline__ unsigned jf_pack8(float4 a, const jet__filter_params 
   return __byte_perm(__byte_perm(b0, b1, 0x0040u), __byte_perm(b2, b3, 0x0040u), 0x5410u);
 }
 
-/* Store 4 consecutive output elements: element gx of the destination row
- * at row. */
+/* Store 4 consecutive output elements at @at, of which @left (>= 1) are
+ * in the row; @vec: one aligned access (then left >= 4). */
 template <typename T>
-__device__ __forceinline__ void jf_store4(char *__restrict__ row, int gx, int rowlen, float4 a,
+__device__ __forceinline__ void jf_store4(char *__restrict__ at, int left, bool vec, float4 a,
                                           const jet__filter_params &p);
 template <>
-__device__ __forceinline__ void jf_store4<jf_u8>(char *__restrict__ row, int gx, int rowlen, float4 a,
+__device__ __forceinline__ void jf_store4<jf_u8>(char *__restrict__ at, int left, bool vec, float4 a,
                                                  const jet__filter_params &p) {
   unsigned word = jf_pack8(a, p);
-  jf_u8 *out = (jf_u8 *)row;
-  if (p.vec_out && gx + 4 <= rowlen) {
-    *(unsigned *)(out + gx) = word;
+  jf_u8 *out = (jf_u8 *)at;
+  if (vec) {
+    *(unsigned *)out = word;
   } else {
 #pragma unroll
     for (int m = 0; m < 4; m++)
-      if (gx + m < rowlen) out[gx + m] = (jf_u8)(word >> (8 * m));
+      if (m < left) out[m] = (jf_u8)(word >> (8 * m));
   }
 }
 template <>
-__device__ __forceinline__ void jf_store4<float>(char *__restrict__ row, int gx, int rowlen, float4 a,
+__device__ __forceinline__ void jf_store4<float>(char *__restrict__ at, int left, bool vec, float4 a,
                                                  const jet__filter_params &p) {
   a.x *= p.scale;
   a.y *= p.scale;
   a.z *= p.scale;
   a.w *= p.scale;
-  float *out = (float *)row;
-  if (p.vec_out && gx + 4 <= rowlen) {
-    *(float4 *)(out + gx) = a;
+  float *out = (float *)at;
+  if (vec) {
+    *(float4 *)out = a;
   } else {
-    if (gx < rowlen) out[gx] = a.x;
-    if (gx + 1 < rowlen) out[gx + 1] = a.y;
-    if (gx + 2 < rowlen) out[gx + 2] = a.z;
-    if (gx + 3 < rowlen) out[gx + 3] = a.w;
+    out[0] = a.x;
+    if (1 < left) out[1] = a.y;
+    if (2 < left) out[2] = a.z;
+    if (3 < left) out[3] = a.w;
   }
 }
 
@@ -386,10 +386,13 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
         for (int o = 0; o < JET_FILTER_RV; o++) jf_fma4<T>(acc[o], wi, col[(o + i) * nslot]);
       }
     }
-    char *drow = dst + (size_t)yb * dpitch;
+    /* one address and one row count per task, not per row */
+    char *at = dst + (size_t)yb * dpitch + (size_t)gx * ES;
+    const int left = rowlen - gx, rows_left = p.height - yb;
+    const bool vec = p.vec_out && left >= 4;
 #pragma unroll
-    for (int o = 0; o < JET_FILTER_RV; o++, drow += dpitch)
-      if (yb + o < p.height) jf_store4<T>(drow, gx, rowlen, acc[o], p);
+    for (int o = 0; o < JET_FILTER_RV; o++, at += dpitch)
+      if (o < rows_left) jf_store4<T>(at, left, vec, acc[o], p);
   }
 }
 
