@@ -98,11 +98,12 @@ __device__ __forceinline__ float normalise(u32 s, float scale, float bias) {
  * The constant parts of the YUV -> RGB rule (offsets, rounding half) are
  * folded into the launch constants kr, kg, kb, so a tap channel is
  * clamp8((cy*Y + chroma terms + k) >> 16), the color_coeffs.h rule's value. */
-template <bool UV16, bool T1>
+template <bool UV16, int TAPS>
 __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay,
                                           float *out) {
-  const int y1 = T1 ? y0 : min(y0 + 1, p.sh - 1);
+  constexpr bool X1 = TAPS <= 2, Y1 = TAPS == 1; /* no column / row 1 taps */
+  const int y1 = Y1 ? y0 : min(y0 + 1, p.sh - 1);
   const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
   const u8 *c0 = im.src1 + (u64)(y0 >> 1) * im.src1_pitch;
   const u8 *c1 = im.src1 + (u64)(y1 >> 1) * im.src1_pitch;
@@ -114,24 +115,24 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__d
   u32 Y[2][4], UV[2][4];
 #pragma unroll
   for (int k = 0; k < 4; k++) {
-    if (T1 && (k & 1)) continue; /* T1: only tap 00 of each pixel */
+    if (X1 && (k & 1)) continue; /* X1: column x + 1 has weight 0 */
     Y[0][k] = __ldg(r0 + xc[k]);
-    if (!T1) Y[1][k] = __ldg(r1 + xc[k]);
+    if (!Y1) Y[1][k] = __ldg(r1 + xc[k]);
   }
   if (UV16) {
 #pragma unroll
     for (int k = 0; k < 4; k++) {
-      if (T1 && (k & 1)) continue;
+      if (X1 && (k & 1)) continue;
       UV[0][k] = __ldg((const u16 *)c0 + (xc[k] >> 1));
-      if (!T1) UV[1][k] = __ldg((const u16 *)c1 + (xc[k] >> 1));
+      if (!Y1) UV[1][k] = __ldg((const u16 *)c1 + (xc[k] >> 1));
     }
   } else {
 #pragma unroll
     for (int k = 0; k < 4; k++) {
-      if (T1 && (k & 1)) continue;
+      if (X1 && (k & 1)) continue;
       const int o = xc[k] & ~1;
       UV[0][k] = __ldg(c0 + o) | ((u32)__ldg(c0 + o + 1) << 8);
-      if (!T1) UV[1][k] = __ldg(c1 + o) | ((u32)__ldg(c1 + o + 1) << 8);
+      if (!Y1) UV[1][k] = __ldg(c1 + o) | ((u32)__ldg(c1 + o + 1) << 8);
     }
   }
 #pragma unroll
@@ -140,7 +141,7 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__d
     weights(ax[px], ay, w);
 #pragma unroll
     for (int j = 0; j < 4; j++) {
-      if (T1 && j) break; /* the other taps' weights are 0 */
+      if ((X1 && (j & 1)) || (Y1 && j >= 2)) continue; /* taps of weight 0 */
       const int row = j >> 1, k = 2 * px + (j & 1);
       const int u = (int)(UV[row][k] & 255u), v = (int)(UV[row][k] >> 8);
       const int yy = p.cy * (int)Y[row][k];
@@ -155,11 +156,12 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__d
 
 /* RGBA8 taps of two pixels, as nv12_pair; alpha is ignored. VEC: one 4-byte
  * load per tap (the launcher checked the alignment). */
-template <bool VEC, bool T1>
+template <bool VEC, int TAPS>
 __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay,
                                           float *out) {
-  const int y1 = T1 ? y0 : min(y0 + 1, p.sh - 1);
+  constexpr bool X1 = TAPS <= 2, Y1 = TAPS == 1; /* no column / row 1 taps */
+  const int y1 = Y1 ? y0 : min(y0 + 1, p.sh - 1);
   const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
   int xc[4];
   xc[0] = x0[0];
@@ -169,14 +171,14 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
   u32 W[2][4];
 #pragma unroll
   for (int k = 0; k < 4; k++) {
-    if (T1 && (k & 1)) continue; /* T1: only tap 00 of each pixel */
+    if (X1 && (k & 1)) continue; /* X1: column x + 1 has weight 0 */
     if (VEC) {
       W[0][k] = __ldg((const u32 *)r0 + xc[k]);
-      if (!T1) W[1][k] = __ldg((const u32 *)r1 + xc[k]);
+      if (!Y1) W[1][k] = __ldg((const u32 *)r1 + xc[k]);
     } else {
       const u8 *q0 = r0 + (u64)xc[k] * 4, *q1 = r1 + (u64)xc[k] * 4;
       W[0][k] = __ldg(q0) | ((u32)__ldg(q0 + 1) << 8) | ((u32)__ldg(q0 + 2) << 16);
-      if (!T1) W[1][k] = __ldg(q1) | ((u32)__ldg(q1 + 1) << 8) | ((u32)__ldg(q1 + 2) << 16);
+      if (!Y1) W[1][k] = __ldg(q1) | ((u32)__ldg(q1 + 1) << 8) | ((u32)__ldg(q1 + 2) << 16);
     }
   }
 #pragma unroll
@@ -185,7 +187,7 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
     weights(ax[px], ay, w);
 #pragma unroll
     for (int j = 0; j < 4; j++) {
-      if (T1 && j) break;
+      if ((X1 && (j & 1)) || (Y1 && j >= 2)) continue;
       const u32 t = W[j >> 1][2 * px + (j & 1)];
 #pragma unroll
       for (int c = 0; c < 3; c++) acc[c] += w[j] * ((t >> (8 * c)) & 255u);
@@ -200,18 +202,19 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
  * pixels, other RGBA8. */
 enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
 
-/* The taps and sums of a pixel pair, by source path; T1: tap 00 alone */
-template <int SRC, bool T1>
+/* The taps and sums of a pixel pair, by source path; TAPS: 4, or 2 (every
+ * column centre on a source column: taps 00 and 10), or 1 (tap 00 alone) */
+template <int SRC, int TAPS>
 __device__ __forceinline__ void pair_taps(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay, float *out) {
   if (SRC == SRC_NV12_UV16)
-    nv12_pair<true, T1>(p, im, x0, ax, y0, ay, out);
+    nv12_pair<true, TAPS>(p, im, x0, ax, y0, ay, out);
   else if (SRC == SRC_NV12)
-    nv12_pair<false, T1>(p, im, x0, ax, y0, ay, out);
+    nv12_pair<false, TAPS>(p, im, x0, ax, y0, ay, out);
   else if (SRC == SRC_RGBA8_VEC)
-    rgba_pair<true, T1>(p, im, x0, ax, y0, ay, out);
+    rgba_pair<true, TAPS>(p, im, x0, ax, y0, ay, out);
   else
-    rgba_pair<false, T1>(p, im, x0, ax, y0, ay, out);
+    rgba_pair<false, TAPS>(p, im, x0, ax, y0, ay, out);
 }
 
 /* A kernel's parameters: jet__dnn_kparams with room for NB images (16, or
@@ -224,7 +227,7 @@ struct dnn_args {
 static_assert(sizeof(dnn_args<JET_DNN_BATCH_MAX>) == sizeof(jet__dnn_kparams) && sizeof(dnn_args<1>) == 192,
               "dnn_args is a prefix of jet__dnn_kparams");
 
-template <int SRC, bool F16, bool T1, int NB>
+template <int SRC, bool F16, int TAPS, int NB>
 __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
   const jet__dnn_shared &p = a.s;
@@ -267,7 +270,7 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     if (pad1) x0[1] = x0[0];
     const u32 ax[2] = {(u32)xa[lx], (u32)xa[lx + 1]};
     const u32 ay = (u32)ya[threadIdx.y];
-    pair_taps<SRC, T1>(p, im, x0, ax, y0, ay, out);
+    pair_taps<SRC, TAPS>(p, im, x0, ax, y0, ay, out);
 #pragma unroll
     for (int c = 0; c < 3; c++) {
       if (pad0) out[c] = p.pad[c];
@@ -283,39 +286,46 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
  * 40); the odd-address NV12 path (two byte loads per chroma site) takes 48
  * rather than spill. A register cap rather than __launch_bounds__' block
  * count, whose meaning changes with the SM's thread limit. */
-#define DNN_ENTRY(name, src, f16, regs, t1, nb)                                  \
+#define DNN_ENTRY(name, src, f16, regs, taps, nb)                                  \
   extern "C" __global__ void __maxnreg__(regs)                                   \
       name(const __grid_constant__ dnn_args<nb> p) {                             \
     jet_pdl_enter();                                                             \
-    dnn<src, f16, t1>(p);                                                        \
+    dnn<src, f16, taps>(p);                                                      \
   }
 /* Each kernel has a batch entry (16 images, 1392 bytes of parameters) and,
  * outside compact builds, a one-image entry, name_1 (192 bytes), which dnn.c
  * launches for a single image: the launch cost grows with the parameter
  * size. */
 #ifdef JET_COMPACT_KERNELS
-#define DNN_KERNEL(name, src, f16, regs, t1) DNN_ENTRY(name, src, f16, regs, t1, JET_DNN_BATCH_MAX)
+#define DNN_KERNEL(name, src, f16, regs, taps) DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX)
 #else
-#define DNN_KERNEL(name, src, f16, regs, t1)                  \
-  DNN_ENTRY(name, src, f16, regs, t1, JET_DNN_BATCH_MAX)      \
-  DNN_ENTRY(name##_1, src, f16, regs, t1, 1)
+#define DNN_KERNEL(name, src, f16, regs, taps)                \
+  DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX)    \
+  DNN_ENTRY(name##_1, src, f16, regs, taps, 1)
 #endif
-DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32, false)
-DNN_KERNEL(jet_dnn_nv12_f16, SRC_NV12_UV16, true, 32, false)
-DNN_KERNEL(jet_dnn_nv12_odd_f32, SRC_NV12, false, 48, false)
-DNN_KERNEL(jet_dnn_nv12_odd_f16, SRC_NV12, true, 48, false)
-DNN_KERNEL(jet_dnn_rgba8_f32, SRC_RGBA8_VEC, false, 32, false)
-DNN_KERNEL(jet_dnn_rgba8_f16, SRC_RGBA8_VEC, true, 32, false)
-DNN_KERNEL(jet_dnn_rgba8_odd_f32, SRC_RGBA8, false, 32, false)
-DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32, false)
+DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32, 4)
+DNN_KERNEL(jet_dnn_nv12_f16, SRC_NV12_UV16, true, 32, 4)
+DNN_KERNEL(jet_dnn_nv12_odd_f32, SRC_NV12, false, 48, 4)
+DNN_KERNEL(jet_dnn_nv12_odd_f16, SRC_NV12, true, 48, 4)
+DNN_KERNEL(jet_dnn_rgba8_f32, SRC_RGBA8_VEC, false, 32, 4)
+DNN_KERNEL(jet_dnn_rgba8_f16, SRC_RGBA8_VEC, true, 32, 4)
+DNN_KERNEL(jet_dnn_rgba8_odd_f32, SRC_RGBA8, false, 32, 4)
+DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32, 4)
 /* Content whose every pixel centre is on a source pixel (sw = k * cw and
  * sh = j * ch, k and j odd: 1920x1080 letterboxed to 640x640, 3840x2160 to
  * 1280x1280, the identity): only tap 00 has a weight (2^22), so these load
  * and sum it alone; the same integers. Aligned sources only; a compact build
  * (JET_COMPACT_KERNELS) leaves them out and dnn.c takes the kernels above. */
 #ifndef JET_COMPACT_KERNELS
-DNN_KERNEL(jet_dnn_nv12_f32_t1, SRC_NV12_UV16, false, 32, true)
-DNN_KERNEL(jet_dnn_nv12_f16_t1, SRC_NV12_UV16, true, 32, true)
-DNN_KERNEL(jet_dnn_rgba8_f32_t1, SRC_RGBA8_VEC, false, 32, true)
-DNN_KERNEL(jet_dnn_rgba8_f16_t1, SRC_RGBA8_VEC, true, 32, true)
+DNN_KERNEL(jet_dnn_nv12_f32_t1, SRC_NV12_UV16, false, 32, 1)
+DNN_KERNEL(jet_dnn_nv12_f16_t1, SRC_NV12_UV16, true, 32, 1)
+DNN_KERNEL(jet_dnn_rgba8_f32_t1, SRC_RGBA8_VEC, false, 32, 1)
+DNN_KERNEL(jet_dnn_rgba8_f16_t1, SRC_RGBA8_VEC, true, 32, 1)
+/* Only the columns so (sw = k * cw, k odd, rows otherwise: 1280x720 stretched
+ * to 1280x1280, 3840x2160 to 1280x1280, 1920x1080 to 640x640): taps 00 and
+ * 10, half the loads and conversions; the same integers. */
+DNN_KERNEL(jet_dnn_nv12_f32_tx, SRC_NV12_UV16, false, 32, 2)
+DNN_KERNEL(jet_dnn_nv12_f16_tx, SRC_NV12_UV16, true, 32, 2)
+DNN_KERNEL(jet_dnn_rgba8_f32_tx, SRC_RGBA8_VEC, false, 32, 2)
+DNN_KERNEL(jet_dnn_rgba8_f16_tx, SRC_RGBA8_VEC, true, 32, 2)
 #endif

@@ -111,10 +111,13 @@ static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh
 }
 
 /* sw, sh, dw, dh; NV12 sources need even sizes. 30x18 -> 10x6 and 30x10 ->
- * 6x2 (odd factors 3 and 5 on both axes) take the one-tap path. */
-static const int small_pairs[][4] = {{2, 2, 1, 1},   {2, 2, 3, 2},    {18, 10, 40, 23},
-                                     {18, 10, 2, 3}, {18, 10, 17, 9}, {40, 24, 9, 17},
-                                     {2, 8, 5, 5},   {30, 18, 10, 6}, {30, 10, 6, 2}};
+ * 6x2 (odd factors 3 and 5 on both axes) take the one-tap path; 30x10 ->
+ * 10x7 (3 across, and 10x3 letterboxed) and 14x6 -> 14x11 stretched (1
+ * across) the two-tap path (columns on source columns, rows not). */
+static const int small_pairs[][4] = {{2, 2, 1, 1},    {2, 2, 3, 2},    {18, 10, 40, 23},
+                                     {18, 10, 2, 3},  {18, 10, 17, 9}, {40, 24, 9, 17},
+                                     {2, 8, 5, 5},    {30, 18, 10, 6}, {30, 10, 6, 2},
+                                     {30, 10, 10, 7}, {14, 6, 14, 11}};
 
 static int dnn_format(jet_format f) {
   jet_context ctx;
@@ -140,6 +143,9 @@ static int dnn_format(jet_format f) {
   CHECK(dnn_case(ctx, st, f, 3840, 2160, 1024, 576, 0, 0, 1) == 0);
   CHECK(dnn_case(ctx, st, f, 3840, 2160, 512, 512, 1, 1, 0) == 0);
   CHECK(dnn_case(ctx, st, f, 640, 360, 1920, 1080, 1, 0, 2) == 0); /* upscale */
+  /* stretched to a square: columns on source columns (1 and 3 across), rows not */
+  CHECK(dnn_case(ctx, st, f, 1280, 720, 1280, 1280, 0, 0, 1) == 0);
+  CHECK(dnn_case(ctx, st, f, 3840, 2160, 1280, 1280, 0, 1, 2) == 0);
   /* the benchmark's letterbox, and ratios whose row pairs do and do not
    * share a chroma row, in every layout */
   for (int which = 0; which < 3; which++) {
