@@ -30,6 +30,12 @@
  * smaller blocks (8 per SM) whose load and compute phases overlap; on the
  * H100 20 rows beat 12, 28, 44 and 60 at 720p, 1080p and 4K. */
 #define JET_FILTER_FAST_TILE_H 20
+/* ... and 16 for 8-bit samples where 20-row tiles would give fewer than 2.5
+ * waves of blocks (GRAY8 to 1440p, RGB8 and RGBA8 at 720p, RGB8 at 1080p):
+ * an H200 sweep of 8, 12, 16 and 20 rows (box and Gaussian, k 3 to 7): 16
+ * rows 2-5% faster there, 20 rows as fast or up to 5% faster at more waves
+ * and for float samples, 8 and 12 rows slower almost everywhere. */
+#define JET_FILTER_FAST_TILE_H_FEW 16
 
 /* Elements per tile row: 128 bytes of 8-bit samples, 64 floats. */
 #define JET_FILTER_TW(esize) ((esize) == 1 ? 128 : 64)

@@ -106,8 +106,36 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
   p.height = h;
 
   const int r = ksize / 2, fast = ksize <= JET_FILTER_FAST_KMAX;
+  const size_t out_align = u8 ? 4 : 16;
+  p.vec_in = p.vec_out = 1;
+  for (int i = 0; i < count; i++) {
+    const uintptr_t sp = (uintptr_t)srcs[i]->plane[0], dp = (uintptr_t)dsts[i]->plane[0];
+    const size_t spitch = srcs[i]->layout.plane[0].pitch, dpitch = dsts[i]->layout.plane[0].pitch;
+    p.vec_in &= sp % 16 == 0 && spitch % 16 == 0;
+    p.vec_out &= dp % out_align == 0 && dpitch % out_align == 0;
+    p.img[i].src = srcs[i]->plane[0];
+    p.img[i].dst = dsts[i]->plane[0];
+    p.img[i].spitch = spitch;
+    p.img[i].dpitch = dpitch;
+  }
+
+  struct jet_context_s *ctx = src->h.ctx;
+  cudaStream_t cu;
+  JET__TRY(jet__stream_enter(stream, ctx, &cu, fn));
+  char name[32];
+  snprintf(name, sizeof name, "jet_filter_%s%d_k%d", u8 ? "u8c" : "f32c", nc, fast ? ksize : 0);
+  jet_kernel k;
+  JET__TRY(jet__builtin_kernel(ctx, &jet__images_filter, name, &k, fn));
+
+  const long long elems = (long long)w * nc, tw = JET_FILTER_TW(es), gx = (elems + tw - 1) / tw;
   int th = fast ? JET_FILTER_FAST_TILE_H : JET_FILTER_TILE_ROWS(r);
-  if (!fast) {
+  if (fast && u8) {
+    /* 8-bit: shorter tiles where the usual ones leave the GPU short of blocks */
+    const long long slots = (long long)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) *
+                            (jet__kernel_blocks_256(k) > 0 ? jet__kernel_blocks_256(k) : 1);
+    const long long blocks = gx * ((h + th - 1) / th) * count;
+    if (2 * blocks < 5 * slots) th = JET_FILTER_FAST_TILE_H_FEW;
+  } else {
     /* Runtime-k kernel: as many rows as fit the shared memory, up to the usual tile. */
     size_t row = (size_t)JET_FILTER_SW(r, nc, es) * (size_t)es + (size_t)JET_FILTER_TW(es) * 4;
     int fit = (int)((JET_FILTER_SMEM_MAX - 128) / row) - 2 * r;
@@ -121,34 +149,11 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
   if (smem > JET_FILTER_SMEM_MAX)
     return jet__error(JET_STATUS_INTERNAL, fn, "filter tile needs %zu bytes of shared memory", smem);
 
-  long long elems = (long long)w * nc, tw = JET_FILTER_TW(es);
-  jet_dim3 grid = {(unsigned)((elems + tw - 1) / tw), (unsigned)((h + th - 1) / th), 1};
+  jet_dim3 grid = {(unsigned)gx, (unsigned)((h + th - 1) / th), (unsigned)count};
   if (grid.y > 65535)
     return jet__error(JET_STATUS_INVALID_ARGUMENT, fn,
                       "%s image %d rows high: more than %d rows are not supported", d->name, h,
                       65535 * th);
-
-  const size_t out_align = u8 ? 4 : 16;
-  p.vec_in = p.vec_out = 1;
-  for (int i = 0; i < count; i++) {
-    const uintptr_t sp = (uintptr_t)srcs[i]->plane[0], dp = (uintptr_t)dsts[i]->plane[0];
-    const size_t spitch = srcs[i]->layout.plane[0].pitch, dpitch = dsts[i]->layout.plane[0].pitch;
-    p.vec_in &= sp % 16 == 0 && spitch % 16 == 0;
-    p.vec_out &= dp % out_align == 0 && dpitch % out_align == 0;
-    p.img[i].src = srcs[i]->plane[0];
-    p.img[i].dst = dsts[i]->plane[0];
-    p.img[i].spitch = spitch;
-    p.img[i].dpitch = dpitch;
-  }
-  grid.z = (unsigned)count;
-
-  struct jet_context_s *ctx = src->h.ctx;
-  cudaStream_t cu;
-  JET__TRY(jet__stream_enter(stream, ctx, &cu, fn));
-  char name[32];
-  snprintf(name, sizeof name, "jet_filter_%s%d_k%d", u8 ? "u8c" : "f32c", nc, fast ? ksize : 0);
-  jet_kernel k;
-  JET__TRY(jet__builtin_kernel(ctx, &jet__images_filter, name, &k, fn));
 
   void *args[] = {&p};
   jet_dim3 block = {JET_FILTER_THREADS, 1, 1};
