@@ -303,29 +303,27 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX)    \
   DNN_ENTRY(name##_1, src, f16, regs, taps, 1)
 #endif
-DNN_KERNEL(jet_dnn_nv12_f32, SRC_NV12_UV16, false, 32, 4)
-DNN_KERNEL(jet_dnn_nv12_f16, SRC_NV12_UV16, true, 32, 4)
+/* The four aligned-source kernels (NV12 with 16-bit chroma loads, RGBA8 with
+ * word loads; float and half), named with suffix SFX, taking TAPS taps. */
+#define DNN_ALIGNED(sfx, taps)                                      \
+  DNN_KERNEL(jet_dnn_nv12_f32##sfx, SRC_NV12_UV16, false, 32, taps) \
+  DNN_KERNEL(jet_dnn_nv12_f16##sfx, SRC_NV12_UV16, true, 32, taps)  \
+  DNN_KERNEL(jet_dnn_rgba8_f32##sfx, SRC_RGBA8_VEC, false, 32, taps) \
+  DNN_KERNEL(jet_dnn_rgba8_f16##sfx, SRC_RGBA8_VEC, true, 32, taps)
+DNN_ALIGNED(, 4)
 DNN_KERNEL(jet_dnn_nv12_odd_f32, SRC_NV12, false, 48, 4)
 DNN_KERNEL(jet_dnn_nv12_odd_f16, SRC_NV12, true, 48, 4)
-DNN_KERNEL(jet_dnn_rgba8_f32, SRC_RGBA8_VEC, false, 32, 4)
-DNN_KERNEL(jet_dnn_rgba8_f16, SRC_RGBA8_VEC, true, 32, 4)
 DNN_KERNEL(jet_dnn_rgba8_odd_f32, SRC_RGBA8, false, 32, 4)
 DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32, 4)
 /* Content whose every pixel centre is on a source pixel (sw = k * cw and
  * sh = j * ch, k and j odd: 1920x1080 letterboxed to 640x640, 3840x2160 to
  * 1280x1280, the identity): only tap 00 has a weight (2^22), so these load
- * and sum it alone; the same integers. Aligned sources only; a compact build
+ * and sum it alone ("_t1"); where only the columns are so (sw = k * cw, k
+ * odd, rows otherwise: 1280x720 stretched to 1280x1280, 3840x2160 to
+ * 1280x1280, 1920x1080 to 640x640) taps 00 and 10 ("_tx": half the loads
+ * and conversions). The same integers. Aligned sources only; a compact build
  * (JET_COMPACT_KERNELS) leaves them out and dnn.c takes the kernels above. */
 #ifndef JET_COMPACT_KERNELS
-DNN_KERNEL(jet_dnn_nv12_f32_t1, SRC_NV12_UV16, false, 32, 1)
-DNN_KERNEL(jet_dnn_nv12_f16_t1, SRC_NV12_UV16, true, 32, 1)
-DNN_KERNEL(jet_dnn_rgba8_f32_t1, SRC_RGBA8_VEC, false, 32, 1)
-DNN_KERNEL(jet_dnn_rgba8_f16_t1, SRC_RGBA8_VEC, true, 32, 1)
-/* Only the columns so (sw = k * cw, k odd, rows otherwise: 1280x720 stretched
- * to 1280x1280, 3840x2160 to 1280x1280, 1920x1080 to 640x640): taps 00 and
- * 10, half the loads and conversions; the same integers. */
-DNN_KERNEL(jet_dnn_nv12_f32_tx, SRC_NV12_UV16, false, 32, 2)
-DNN_KERNEL(jet_dnn_nv12_f16_tx, SRC_NV12_UV16, true, 32, 2)
-DNN_KERNEL(jet_dnn_rgba8_f32_tx, SRC_RGBA8_VEC, false, 32, 2)
-DNN_KERNEL(jet_dnn_rgba8_f16_tx, SRC_RGBA8_VEC, true, 32, 2)
+DNN_ALIGNED(_t1, 1)
+DNN_ALIGNED(_tx, 2)
 #endif
