@@ -9,8 +9,9 @@
 #                     [NO_SOURCE])           # do not embed the source for NVRTC
 #
 # Each source file is one module. nvcc compiles it device-only (-cubin per SM,
-# -ptx for PTX_ARCH): no host compiler output is linked, so a cross build needs
-# only the target's C compiler. The images and the source text are embedded as
+# -ptx for PTX_ARCH, with JET_IMAGE_PTX defined so that a source may leave out
+# of its PTX what only the exact cubins need): no host compiler output is
+# linked, so a cross build needs only the target's C compiler. The images and the source text are embedded as
 # read-only data in a generated C file added to <target>, which defines
 #
 #   const jet_kernel_image_set <PREFIX><basename>;   // e.g. jet_images_scale
@@ -279,7 +280,7 @@ function(jetrt_add_kernels target)
       set(out ${outdir}/${cname}.compute_${K_PTX_ARCH}.ptx)
       add_custom_command(OUTPUT ${out}
         COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -ptx -arch=compute_${K_PTX_ARCH} --std=c++17
-                ${K_NVCC_FLAGS} -o ${out} ${src}
+                -DJET_IMAGE_PTX=1 ${K_NVCC_FLAGS} -o ${out} ${src}
         DEPENDS ${deps}
         COMMENT "nvcc ${name} -> compute_${K_PTX_ARCH} ptx" VERBATIM)
       list(APPEND images "ptx|${K_PTX_ARCH}|${out}")

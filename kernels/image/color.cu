@@ -76,8 +76,8 @@ struct cc_coef {
  * img[blockIdx.z] one pair's (the first count entries are set). The host
  * passes its jet__cc_args (img[16]) whatever NB; a launch copies the
  * kernel's own size from it. Every kernel has an NB = 16 entry for batches
- * (1656 bytes) and, outside compact builds, an NB = 1 entry ("_1", 216
- * bytes) for single images: the launch cost grows with the parameter size
+ * (1656 bytes) and, in the cubins of full builds, an NB = 1 entry ("_1",
+ * 216 bytes) for single images: the launch cost grows with the parameter size
  * (these 1440 bytes cost about 0.3 us per launch on an H100, 4-5% of a
  * 1080p conversion). */
 template <int NB>
@@ -520,7 +520,9 @@ __device__ __forceinline__ void cc_body(const cc_args<NB> &a) {
     else                                                                            \
       cc_body<S, D, false>(a);                                                      \
   }
-#ifdef JET_COMPACT_KERNELS
+/* Compact builds and the PTX fallback image (JET_IMAGE_PTX) have the batch
+ * entries alone; lib/image/image.c then launches those for single pairs. */
+#if defined(JET_COMPACT_KERNELS) || defined(JET_IMAGE_PTX)
 #define CC_KERNEL(name, S, D) CC_ENTRY(name, S, D, CC_BATCH)
 #else
 #define CC_KERNEL(name, S, D) CC_ENTRY(name, S, D, CC_BATCH) CC_ENTRY(name##_1, S, D, 1)

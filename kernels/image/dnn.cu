@@ -293,10 +293,10 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     dnn<src, f16, taps>(p);                                                      \
   }
 /* Each kernel has a batch entry (16 images, 1392 bytes of parameters) and,
- * outside compact builds, a one-image entry, name_1 (192 bytes), which dnn.c
- * launches for a single image: the launch cost grows with the parameter
- * size. */
-#ifdef JET_COMPACT_KERNELS
+ * in the cubins of full builds (not compact ones, not the PTX fallback
+ * image), a one-image entry, name_1 (192 bytes), which dnn.c launches for a
+ * single image: the launch cost grows with the parameter size. */
+#if defined(JET_COMPACT_KERNELS) || defined(JET_IMAGE_PTX)
 #define DNN_KERNEL(name, src, f16, regs, taps) DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX)
 #else
 #define DNN_KERNEL(name, src, f16, regs, taps)                \

@@ -225,6 +225,8 @@ jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image
  * occupancy, taken when the kernel was looked up); 0 if it has fewer than
  * 256 threads a block. Thread-safe. */
 int jet__kernel_blocks_256(jet_kernel k);
+/* How @k's module was loaded: JET_KERNEL_PATH_CUBIN, _PTX or _NVRTC. */
+jet_kernel_path jet__kernel_path(jet_kernel k);
 
 /* Unload the context's built-in modules (jet_context_destroy). */
 void jet__builtins_release(struct jet_context_s *ctx);

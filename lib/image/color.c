@@ -5,7 +5,6 @@
  * launch it once for the whole batch.
  */
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "image_internal.h"
@@ -285,11 +284,8 @@ static jet_status convert(jet_stream stream, const jet_image *src, const jet_ima
   cudaStream_t cu;
   JET__TRY(jet__stream_enter(stream, ctx, &cu, fn));
   jet_kernel k;
-  /* a single pair takes the kernel's "_1" entry, whose parameters hold one
-   * pair's planes (216 bytes instead of 1656: a cheaper launch) */
-  char entry[48];
-  snprintf(entry, sizeof entry, "%s%s", name, count == 1 && !JET_COMPACT_KERNELS ? "_1" : "");
-  JET__TRY(jet__builtin_kernel(ctx, &jet__images_color, entry, &k, fn));
+  /* a single pair: the one-pair entry (216 bytes of parameters, not 1656) */
+  JET__TRY(jet__image_kernel(ctx, &jet__images_color, name, count, &k, fn));
   void *args[] = {&a};
   return jet__launch(cu, k, grid, block, 0, args, fn);
 }

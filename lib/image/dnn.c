@@ -138,17 +138,15 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
        {"jet_dnn_rgba8_f32", "jet_dnn_rgba8_f16"}},
       {{"jet_dnn_nv12_odd_f32", "jet_dnn_nv12_odd_f16"}, {"jet_dnn_nv12_f32", "jet_dnn_nv12_f16"}}};
   char name[40];
-  /* a single image takes the kernel's "_1" entry, whose parameters hold one
-   * image (192 bytes instead of 1392: a cheaper launch) */
-  const int one = count == 1 && !JET_COMPACT_KERNELS;
   /* every content column's centre on a source column (an odd factor across):
    * the aligned paths' two-tap kernels, or one-tap where the rows are so too
    * (dnn.cu) */
   const int cols_on = !JET_COMPACT_KERNELS && src_vec && jet__centres_on_source(k.s.sw, k.s.cw);
   const int rows_on = jet__centres_on_source(k.s.sh, k.s.ch);
   const char *taps = cols_on && rows_on ? "_t1" : cols_on ? "_tx" : "";
-  snprintf(name, sizeof name, "%s%s%s", names[nv12][src_vec][f16], taps, one ? "_1" : "");
-  JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_dnn, name, &kern, fn));
+  snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
+  /* a single image: the one-image entry (192 bytes of parameters, not 1392) */
+  JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));
   void *args[] = {&k};
   return jet__launch(cu, kern, grid, block, 0, args, fn);
 }

@@ -131,4 +131,12 @@ static inline int jet__centres_on_source(int sn, int dn) { return sn % dn == 0 &
 #define JET_COMPACT_KERNELS 0
 #endif
 
+/* jet__builtin_kernel for a launch of @count images of a batch kernel
+ * (colour, dnn): for one image the kernel's one-image entry, @name "_1",
+ * whose parameter block holds one image's planes instead of 16 (a cheaper
+ * launch), where the loaded image has it (cubins and NVRTC of a full build);
+ * else @name, the batch entry (compact builds, the PTX fallback image). */
+jet_status jet__image_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                             const char *name, int count, jet_kernel *out, const char *fn);
+
 #endif /* JET_IMAGE_INTERNAL_H */

@@ -10,6 +10,7 @@
 #include "test.h"
 #include "internal.h"
 #include "../../lib/image/image_internal.h"
+#include "jetrt_kernels.h"
 #include "../ref/ref_image.h"
 
 static const jet_format conv_formats[] = {
@@ -212,6 +213,21 @@ TEST(gpu_convert_color_every_pair_small) {
       }
     }
   CHECK(runs > 49 * 4 * 2);
+  /* The _ptx run of this test (JET_KERNEL_PATH=ptx): the module really came
+   * from its PTX image, which has no one-pair entries, so the single-pair
+   * launches above took the batch entries (lib/image/image.c). */
+  const char *kp = getenv("JET_KERNEL_PATH");
+  if (kp && strcmp(kp, "ptx") == 0) {
+    int found = 0;
+    for (int i = 0; i < JET__BUILTIN_MAX && ctx->builtins[i].set; i++)
+      if (ctx->builtins[i].set == &jet__images_color) {
+        jet_module_load_info info;
+        CHECK_OK(jet_module_info(ctx->builtins[i].mod, &info));
+        CHECK(info.path == JET_KERNEL_PATH_PTX);
+        found = 1;
+      }
+    CHECK(found);
+  }
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
 }
