@@ -129,18 +129,19 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
 
   const long long elems = (long long)w * nc, tw = JET_FILTER_TW(es), gx = (elems + tw - 1) / tw;
   int th = fast ? JET_FILTER_FAST_TILE_H : JET_FILTER_TILE_ROWS(r);
-  if (fast && u8) {
-    /* 8-bit: shorter tiles where the usual ones leave the GPU short of blocks */
-    const long long slots = (long long)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) *
-                            (jet__kernel_blocks_256(k) > 0 ? jet__kernel_blocks_256(k) : 1);
-    const long long blocks = gx * ((h + th - 1) / th) * count;
-    if (2 * blocks < 5 * slots) th = JET_FILTER_FAST_TILE_H_FEW;
-  } else {
+  if (!fast) {
     /* Runtime-k kernel: as many rows as fit the shared memory, up to the usual tile. */
     size_t row = (size_t)JET_FILTER_SW(r, nc, es) * (size_t)es + (size_t)JET_FILTER_TW(es) * 4;
     int fit = (int)((JET_FILTER_SMEM_MAX - 128) / row) - 2 * r;
     fit -= fit % JET_FILTER_RV;
     if (fit < th) th = fit;
+  } else if (u8) {
+    /* 8-bit: shorter tiles where the usual ones leave the GPU short of blocks */
+    const int resident = jet__kernel_blocks_256(k);
+    const long long slots = (long long)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) *
+                            (resident > 0 ? resident : 1);
+    const long long blocks = gx * ((h + th - 1) / th) * count;
+    if (2 * blocks < 5 * slots) th = JET_FILTER_FAST_TILE_H_FEW;
   }
   if (th < JET_FILTER_RV)
     return jet__error(JET_STATUS_INTERNAL, fn, "filter tile for ksize %d does not fit", ksize);
