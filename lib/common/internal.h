@@ -219,14 +219,16 @@ jet_status jet__ctx_enter(jet_context ctx, const char *fn);
  * it stays loaded until jet_context_destroy. Thread-safe. */
 jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
                                const char *name, jet_kernel *out, const char *fn);
+/* How jetrt's module @set is loaded on @ctx (loading it on first use, as
+ * jet__builtin_kernel does): JET_KERNEL_PATH_CUBIN, _PTX or _NVRTC. Thread-safe. */
+jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                             jet_kernel_path *path, const char *fn);
 
 /* How many blocks of 256 threads (no dynamic shared memory) of @k, a kernel
  * from jet__builtin_kernel, are resident on one SM at once (the driver's
  * occupancy, taken when the kernel was looked up); 0 if it has fewer than
  * 256 threads a block. Thread-safe. */
 int jet__kernel_blocks_256(jet_kernel k);
-/* How @k's module was loaded: JET_KERNEL_PATH_CUBIN, _PTX or _NVRTC. */
-jet_kernel_path jet__kernel_path(jet_kernel k);
 
 /* Unload the context's built-in modules (jet_context_destroy). */
 void jet__builtins_release(struct jet_context_s *ctx);

@@ -350,8 +350,9 @@ jet_status jet_module_destroy(jet_module m) {
 
 /* ------------------------------------------------------------ jetrt's own modules */
 
-jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
-                               const char *name, jet_kernel *out, const char *fn) {
+/* The context's module of @set, loaded on first use. */
+static jet_status builtin_module(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                                 jet_module *out, const char *fn) {
   jet_module m = NULL;
   jet_status st = JET_STATUS_OK;
   pthread_mutex_lock(&ctx->builtin_lock);
@@ -366,8 +367,23 @@ jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image
     ctx->builtins[i].mod = m;
   }
   pthread_mutex_unlock(&ctx->builtin_lock);
-  if (st != JET_STATUS_OK) return st;
-  st = jet_module_kernel(m, name, out);
+  *out = m;
+  return st;
+}
+
+jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                             jet_kernel_path *path, const char *fn) {
+  jet_module m = NULL;
+  JET__TRY(builtin_module(ctx, set, &m, fn));
+  *path = m->info.path;
+  return JET_STATUS_OK;
+}
+
+jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                               const char *name, jet_kernel *out, const char *fn) {
+  jet_module m = NULL;
+  JET__TRY(builtin_module(ctx, set, &m, fn));
+  jet_status st = jet_module_kernel(m, name, out);
   if (st != JET_STATUS_OK) jet__error_set_hint("built-in module '%s' used by %s", set->name, fn);
   return st;
 }
@@ -376,9 +392,6 @@ int jet__kernel_blocks_256(jet_kernel k) {
   return k->blocks_256;
 }
 
-jet_kernel_path jet__kernel_path(jet_kernel k) {
-  return k->mod->info.path;
-}
 
 void jet__builtins_release(struct jet_context_s *ctx) {
   for (int i = 0; i < JET__BUILTIN_MAX && ctx->builtins[i].set; i++) {
