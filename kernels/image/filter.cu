@@ -46,7 +46,7 @@ __device__ __forceinline__ int jf_border_index(int i, int n, int mode) {
   if (mode == 1) {
     if (n == 1) return 0;
     int p = 2 * (n - 1), t = i < 0 ? -i : i;
-    t %= p;
+    while (t >= p) t -= p; /* images narrower than the window only: no division in the code */
     return t >= n ? p - t : t;
   }
   return -1;
@@ -65,26 +65,23 @@ template <> __device__ __forceinline__ float jf_border_sample<float>(const jet__
   return p.border[c];
 }
 
-/* One source element (global element index ge of remapped row ry, -1 for a
- * constant row), through the border rule. */
-template <typename T, int NC>
-__device__ __forceinline__ T jf_load_elem(const char *__restrict__ src, size_t pitch, int ry, int ge,
-                                          int rowlen, const jet__filter_params &p) {
-  int px = ge >= 0 ? ge / NC : -((NC - 1 - ge) / NC);
-  int c = ge - px * NC;
-  int rx = (unsigned)ge < (unsigned)rowlen ? px : jf_border_index(px, p.width, p.border_mode);
-  if (ry < 0 || rx < 0) return jf_border_sample<T>(p, c);
-  return ((const T *)(src + (size_t)ry * pitch))[rx * NC + c];
-}
+/* The channel of element ge of a row (ge may be negative). */
+template <int NC> __device__ __forceinline__ int jf_chan(int ge) { return (ge % NC + NC) % NC; }
 
 /* Phase 1: s_in gets rows y0 - r .. y0 + th + r - 1 and elements
- * x0 - HP .. x0 + TW + HP - 1. */
+ * x0 - HP .. x0 + TW + HP - 1. Elements inside the row come from global
+ * memory, CONSTANT border samples from the parameters. With the other
+ * borders, the elements outside the row (tiles at the left and right edges)
+ * are then copied from the row's loaded elements in shared memory, in
+ * parallel: a thread that read them from global memory one by one held its
+ * whole block (and at one wave the whole grid) for 16 dependent loads. */
 template <typename T, int NC>
 __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_t pitch, T *s_in, int x0,
                                              int y0, int r, int HP, int SW,
                                              const jet__filter_params &p) {
   const int VE = jf_traits<T>::VE;
   const int rowlen = p.width * NC, rows = p.tile_h + 2 * r, nv = SW / VE, total = rows * nv;
+  const bool constant = p.border_mode == 2; /* JET_BORDER_CONSTANT */
   for (int t = threadIdx.x; t < total; t += JET_FILTER_THREADS) {
     int rr = t / nv, v = t - rr * nv;
     int ry = jf_border_index(y0 - r + rr, p.height, p.border_mode);
@@ -93,9 +90,33 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
     if (ry >= 0 && p.vec_in && ge0 >= 0 && ge0 + VE <= rowlen) {
       *(uint4 *)out = __ldg((const uint4 *)(src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T)));
     } else {
-      /* edge tiles only: kept rolled up, it is rare and would bloat every kernel */
+      /* unaligned rows, edge tiles and CONSTANT rows (ry < 0): kept rolled
+       * up, it is rare and would bloat every kernel */
+      const T *row = (const T *)(src + (size_t)(ry < 0 ? 0 : ry) * pitch);
 #pragma unroll 1
-      for (int m = 0; m < VE; m++) out[m] = jf_load_elem<T, NC>(src, pitch, ry, ge0 + m, rowlen, p);
+      for (int m = 0; m < VE; m++) {
+        int ge = ge0 + m;
+        if (ry >= 0 && (unsigned)ge < (unsigned)rowlen) out[m] = row[ge];
+        else if (constant) out[m] = jf_border_sample<T>(p, jf_chan<NC>(ge));
+      }
+    }
+  }
+  /* s_in positions below lo lie before the row, from hi on past its end */
+  const int lo = HP > x0 ? HP - x0 : 0, hi = rowlen - x0 + HP < SW ? rowlen - x0 + HP : SW;
+  if (constant || (lo == 0 && hi == SW)) return; /* the same in the whole block */
+  __syncthreads();
+  /* a warp a row: nout (the row's elements outside it) is at most SW */
+  const int nout = lo + SW - hi;
+#pragma unroll 1
+  for (int rr = threadIdx.x / 32; rr < rows; rr += JET_FILTER_THREADS / 32) {
+    T *row = s_in + rr * SW;
+#pragma unroll 1
+    for (int j = threadIdx.x % 32; j < nout; j += 32) {
+      int pos = j < lo ? j : hi + j - lo, ge = x0 - HP + pos, c = jf_chan<NC>(ge);
+      /* every element a stored output reads maps inside [lo, hi); the clamp
+       * only keeps the others (never used) in the tile */
+      int sp = jf_border_index((ge - c) / NC, p.width, p.border_mode) * NC + c + HP - x0;
+      row[pos] = row[sp < lo ? lo : sp >= hi ? hi - 1 : sp];
     }
   }
 }

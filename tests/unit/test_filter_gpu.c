@@ -443,6 +443,42 @@ TEST(gpu_filter_8bit_unrolled_sums) {
   return close_ctx(ctx, streams);
 }
 
+/* Tiles that hold only the last one to NC elements of a row (a tile may
+ * start inside a pixel), and rows one element past a whole tile: the halo
+ * outside the row is copied from the row's elements the tile loaded.
+ * Every format, border, unrolled and runtime kernel size. */
+TEST(gpu_filter_last_pixel_tiles) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  jet_stream streams[3];
+  if (open_ctx(&ctx, streams)) return 1;
+  static const int ks[] = {3, 5, 7, 9, 31};
+  int n = 0;
+  for (size_t fi = 0; fi < N_FORMATS; fi++) {
+    jet_format_desc d;
+    CHECK_OK(jet_format_info(filter_formats[fi], &d));
+    const int tw = JET_FILTER_TW(d.elem == JET_ELEM_U8 ? 1 : 4), nc = d.channels;
+    for (int tiles = 1; tiles <= 2; tiles++)
+      for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+        for (int b = 0; b < 3; b++, n++) {
+          fcase c;
+          memset(&c, 0, sizeof c);
+          c.f = filter_formats[fi];
+          c.w = tiles * tw / nc + 1; /* the row ends 1 to nc elements into a tile */
+          c.h = 5 + n % 7;
+          c.box = n & 1;
+          c.k = ks[ki];
+          c.sigma = random_sigma(n);
+          c.border = borders[b];
+          random_bv(&c);
+          c.kin = n % 3;
+          c.kout = (n / 3) % 3;
+          if (run_case(ctx, streams, &c)) return 1;
+        }
+  }
+  return close_ctx(ctx, streams);
+}
+
 /* The runtime-k kernel at 1921x1081. */
 TEST(gpu_filter_runtime_k_1921x1081) {
   REQUIRE_GPU();
