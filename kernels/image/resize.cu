@@ -1466,18 +1466,16 @@ __device__ __forceinline__ int remap_fixed(float f) {
   return __float2int_rn(__fmul_rn(c, (float)JET_REMAP_SUBPIX));
 }
 
-template <int C, int F32, bool VEC>
-__device__ __forceinline__ void remap_px(const jet__remap_params &p, int x, int y) {
+/* The map entry of destination pixel (x, y). */
+__device__ __forceinline__ float2 remap_entry(const jet__remap_params &p, int x, int y) {
   const u8 *mrow = p.map + (u64)y * p.map_pitch;
-  float mx, my;
-  if (p.map_vec) {
-    float2 m = __ldg((const float2 *)mrow + x);
-    mx = m.x;
-    my = m.y;
-  } else {
-    mx = __ldg((const float *)mrow + 2 * x);
-    my = __ldg((const float *)mrow + 2 * x + 1);
-  }
+  if (p.map_vec) return __ldg((const float2 *)mrow + x);
+  return make_float2(__ldg((const float *)mrow + 2 * x), __ldg((const float *)mrow + 2 * x + 1));
+}
+
+template <int C, int F32, bool VEC>
+__device__ __forceinline__ void remap_px(const jet__remap_params &p, int x, int y, float2 m) {
+  const float mx = m.x, my = m.y;
   const int X = remap_fixed(mx), Y = remap_fixed(my);
   const int x0 = X >> JET_REMAP_BITS, y0 = Y >> JET_REMAP_BITS;
   const int ax = X & (JET_REMAP_SUBPIX - 1), ay = Y & (JET_REMAP_SUBPIX - 1);
@@ -1541,11 +1539,24 @@ __device__ __forceinline__ void remap(const jet__remap_params &p) {
   int x = (int)(blockIdx.x % (unsigned)tiles_x) * TX + threadIdx.x;
   int by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
   if (x >= p.dw) return;
+  int y = by + threadIdx.y;
+  if (y >= p.dh) return;
+  if constexpr (C == 1) {
+    /* the next row's map entry in flight during this row's gathers (H100:
+     * GRAY8 3.5-5% faster; RGBA8 0-12% slower, so one channel only) */
+    float2 m = remap_entry(p, x, y);
 #pragma unroll 1
-  for (int r = 0; r < ROWS; r++) {
-    int y = by + threadIdx.y + r * TY;
-    if (y >= p.dh) break;
-    remap_px<C, F32, VEC>(p, x, y);
+    for (int r = 0; r < ROWS; r++, y += TY) {
+      const bool more = r + 1 < ROWS && y + TY < p.dh;
+      const float2 next = more ? remap_entry(p, x, y + TY) : m;
+      remap_px<C, F32, VEC>(p, x, y, m);
+      if (!more) break;
+      m = next;
+    }
+  } else {
+#pragma unroll 1
+    for (int r = 0; r < ROWS && y < p.dh; r++, y += TY)
+      remap_px<C, F32, VEC>(p, x, y, remap_entry(p, x, y));
   }
 }
 
