@@ -128,7 +128,7 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
   JET__TRY(jet__builtin_kernel(ctx, &jet__images_filter, name, &k, fn));
 
   const long long elems = (long long)w * nc, tw = JET_FILTER_TW(es), gx = (elems + tw - 1) / tw;
-  int th = fast ? JET_FILTER_FAST_TILE_H : JET_FILTER_TILE_ROWS(r);
+  int th = !fast ? JET_FILTER_TILE_ROWS(r) : u8 ? JET_FILTER_FAST_TILE_H : JET_FILTER_FAST_TILE_H_F32;
   if (!fast) {
     /* Runtime-k kernel: as many rows as fit the shared memory, up to the usual tile. */
     size_t row = (size_t)JET_FILTER_SW(r, nc, es) * (size_t)es + (size_t)JET_FILTER_TW(es) * 4;
