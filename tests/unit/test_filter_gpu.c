@@ -318,6 +318,34 @@ static void random_bv(fcase *c) {
   for (int i = 0; i < 4; i++) c->bv[i] = random_border_value(c->f);
 }
 
+/* A case with a random border value. */
+static fcase make_case(jet_format f, int w, int h, int box, int k, double sigma, jet_border border,
+                       int kin, int kout) {
+  fcase c;
+  memset(&c, 0, sizeof c);
+  c.f = f;
+  c.w = w;
+  c.h = h;
+  c.box = box;
+  c.k = k;
+  c.sigma = sigma;
+  c.border = border;
+  random_bv(&c);
+  c.kin = kin;
+  c.kout = kout;
+  return c;
+}
+
+/* Case @n of a sweep: a random sigma, and the image memory kinds and the
+ * stream kind rotated by @n. */
+static int sweep_case(jet_context ctx, jet_stream streams[3], jet_format f, int w, int h, int box,
+                      int k, jet_border border, int n) {
+  const double sigma = random_sigma(n);
+  fcase c = make_case(f, w, h, box, k, sigma, border, n % 3, (n / 3) % 3);
+  c.stream = n % 7 == 3 ? 1 : n % 11 == 5 ? 2 : 0;
+  return run_case(ctx, streams, &c);
+}
+
 /* Every format, border and kernel size at small sizes, including windows
  * larger than the image, tiles crossing in both directions, every kind of
  * image memory and every stream kind. */
@@ -331,22 +359,10 @@ static int small_sweep(int box) {
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
     for (size_t fi = 0; fi < N_FORMATS; fi++)
       for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-        for (int b = 0; b < 3; b++, n++) {
-          fcase c;
-          memset(&c, 0, sizeof c);
-          c.f = filter_formats[fi];
-          c.w = sizes[s][0];
-          c.h = sizes[s][1];
-          c.box = box;
-          c.k = ks[ki];
-          c.sigma = random_sigma(n);
-          c.border = borders[b];
-          random_bv(&c);
-          c.kin = n % 3;
-          c.kout = (n / 3) % 3;
-          c.stream = n % 7 == 3 ? 1 : n % 11 == 5 ? 2 : 0;
-          if (run_case(ctx, streams, &c)) return 1;
-        }
+        for (int b = 0; b < 3; b++, n++)
+          if (sweep_case(ctx, streams, filter_formats[fi], sizes[s][0], sizes[s][1], box, ks[ki],
+                         borders[b], n))
+            return 1;
   return close_ctx(ctx, streams);
 }
 
@@ -365,19 +381,8 @@ static int one(jet_format f, int w, int h, int box, int k, double sigma, jet_bor
   jet_context ctx;
   jet_stream streams[3];
   if (open_ctx(&ctx, streams)) return 1;
-  fcase c;
-  memset(&c, 0, sizeof c);
-  c.f = f;
-  c.w = w;
-  c.h = h;
-  c.box = box;
-  c.k = k;
-  c.sigma = sigma;
-  c.border = border;
-  random_bv(&c);
+  fcase c = make_case(f, w, h, box, k, sigma, border, kin, kout);
   c.use_bv = 1;
-  c.kin = kin;
-  c.kout = kout;
   if (run_case(ctx, streams, &c)) return 1;
   return close_ctx(ctx, streams);
 }
@@ -424,18 +429,8 @@ TEST(gpu_filter_8bit_unrolled_sums) {
     for (int k = 3; k <= JET_FILTER_FAST_KMAX; k += 2)
       for (int box = 0; box < 2; box++)
         for (int high = 0; high < 2; high++, n++) {
-          fcase c;
-          memset(&c, 0, sizeof c);
-          c.f = filter_formats[fi];
-          c.w = 259;
-          c.h = 131;
-          c.box = box;
-          c.k = k;
-          c.sigma = sigmas[n % 3];
-          c.border = borders[n % 3];
-          random_bv(&c);
-          c.kin = n % 3;
-          c.kout = (n + 1) % 3;
+          fcase c = make_case(filter_formats[fi], 259, 131, box, k, sigmas[n % 3], borders[n % 3],
+                              n % 3, (n + 1) % 3);
           c.high = high;
           if (run_case(ctx, streams, &c)) return 1;
         }
@@ -460,21 +455,10 @@ TEST(gpu_filter_last_pixel_tiles) {
     const int tw = JET_FILTER_TW(d.elem == JET_ELEM_U8 ? 1 : 4), nc = d.channels;
     for (int tiles = 1; tiles <= 2; tiles++)
       for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
-        for (int b = 0; b < 3; b++, n++) {
-          fcase c;
-          memset(&c, 0, sizeof c);
-          c.f = filter_formats[fi];
-          c.w = tiles * tw / nc + 1; /* the row ends 1 to nc elements into a tile */
-          c.h = 5 + n % 7;
-          c.box = n & 1;
-          c.k = ks[ki];
-          c.sigma = random_sigma(n);
-          c.border = borders[b];
-          random_bv(&c);
-          c.kin = n % 3;
-          c.kout = (n / 3) % 3;
-          if (run_case(ctx, streams, &c)) return 1;
-        }
+        for (int b = 0; b < 3; b++, n++) /* the row ends 1 to nc elements into a tile */
+          if (sweep_case(ctx, streams, filter_formats[fi], tiles * tw / nc + 1, 5 + n % 7, n & 1,
+                         ks[ki], borders[b], n))
+            return 1;
   }
   return close_ctx(ctx, streams);
 }
