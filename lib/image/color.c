@@ -273,7 +273,7 @@ static jet_status convert(jet_stream stream, const jet_image *src, const jet_ima
   unsigned long long rows = (unsigned long long)a.height / (unsigned)rows_per_thread;
   unsigned long long gx = (groups + CC_BLOCK_X - 1) / CC_BLOCK_X;
   unsigned long long gy = (rows + CC_BLOCK_Y - 1) / CC_BLOCK_Y;
-  unsigned long long sms = ctx->info.sm_count > 0 ? (unsigned long long)ctx->info.sm_count : 1;
+  unsigned long long sms = jet__image_sms(ctx);
   unsigned long long per_column = sms * CC_BLOCKS_PER_SM * CC_WAVES / (gx * (unsigned)count);
   if (per_column < 1) per_column = 1;
   unsigned long long iters = (gy + per_column - 1) / per_column;

@@ -118,6 +118,12 @@ jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, in
 int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_rows, int count,
                          unsigned long long slots, int prologue);
 
+/* The context's SM count, at least 1: the launchers size their grids by it
+ * (a device that reported none still gets one SM's worth of blocks). */
+static inline unsigned jet__image_sms(const struct jet_context_s *ctx) {
+  return ctx->info.sm_count > 0 ? (unsigned)ctx->info.sm_count : 1u;
+}
+
 /* 1 when @sn = k * @dn with k odd (@sn, @dn >= 1): every destination pixel's
  * centre on the axis (color_coeffs.h's half-pixel rule) is on a source pixel,
  * so bilinear's second tap has weight 0 for every pixel (resize's

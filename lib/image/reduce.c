@@ -20,8 +20,7 @@ _Static_assert(offsetof(jet_reduce_result, count) == 128, "jet_reduce_result lay
 _Static_assert(offsetof(jet_reduce_result, channels) == 136, "jet_reduce_result layout");
 
 static unsigned max_blocks(const struct jet_context_s *ctx) {
-  int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
-  return (unsigned)sms * RED_BLOCKS_PER_SM;
+  return jet__image_sms(ctx) * RED_BLOCKS_PER_SM;
 }
 
 static size_t work_size(const struct jet_context_s *ctx) {
@@ -128,7 +127,7 @@ static jet_status plan(jet_stream stream, jet_image src, void *work, size_t work
     /* Few blocks: each one merges 256 bins into the same global words; but
      * every SM busy: small images get one smaller block per SM (a chunk per
      * thread) rather than fewer blocks of HIST_THREADS. */
-    unsigned sms = ctx->info.sm_count > 0 ? (unsigned)ctx->info.sm_count : 1u;
+    unsigned sms = jet__image_sms(ctx);
     unsigned long long threads = (chunks + sms - 1) / sms;
     threads = (threads + 31) / 32 * 32;
     if (threads < HIST_MIN_THREADS) threads = HIST_MIN_THREADS;

@@ -202,7 +202,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
   jet_dim3 grid;
   if (!fixed_rows) {
-    unsigned long long sms = src[0]->h.ctx->info.sm_count > 0 ? (unsigned)src[0]->h.ctx->info.sm_count : 1u;
+    unsigned long long sms = jet__image_sms(src[0]->h.ctx);
     unsigned long long tx = ((unsigned long long)p.dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
     int resident = jet__kernel_blocks_256(k);
     if (up && interp == JET_INTERP_LINEAR && resident > 0) {
