@@ -392,7 +392,6 @@ int jet__kernel_blocks_256(jet_kernel k) {
   return k->blocks_256;
 }
 
-
 void jet__builtins_release(struct jet_context_s *ctx) {
   for (int i = 0; i < JET__BUILTIN_MAX && ctx->builtins[i].set; i++) {
     (void)module_free(ctx->builtins[i].mod, 1, "jet_context_destroy");
