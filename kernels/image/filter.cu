@@ -31,6 +31,15 @@
 
 typedef unsigned char jf_u8;
 
+/* Vertical box sums of 8-bit samples as running sums instead of the taps'
+ * multiply-adds: speed only, left out of compact builds (the Gaussian path
+ * computes the same box sums). */
+#ifdef JET_COMPACT_KERNELS
+#define JF_BOX_SUMS 0
+#else
+#define JF_BOX_SUMS 1
+#endif
+
 /* Per sample type: tile elements, elements per 16-byte vector, horizontal
  * outputs per thread (unrolled kernels). */
 template <typename T> struct jf_traits;
@@ -145,52 +154,102 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
 }
 
 /* Four 8-bit output samples from vertical sums whose float bits are the
- * integers S + bias (< 2^24). */
-__device__ __forceinline__ unsigned jf_pack8(float4 a, const jet__filter_params &p) {
-  unsigned b0 = __float_as_uint(a.x), b1 = __float_as_uint(a.y);
-  unsigned b2 = __float_as_uint(a.z), b3 = __float_as_uint(a.w);
-  if (p.mode == JET_FILTER_MODE_GAUSS8) /* byte 2 of each */
-    return __byte_perm(__byte_perm(b0, b1, 0x0062u), __byte_perm(b2, b3, 0x0062u), 0x5410u);
-  b0 = __umulhi(b0, p.magic);
-  b1 = __umulhi(b1, p.magic);
-  b2 = __umulhi(b2, p.magic);
-  b3 = __umulhi(b3, p.magic);
+ * integers S + bias (< 2^24): Gaussian (S + 2^15) >> 16 is byte 2 of each. */
+__device__ __forceinline__ unsigned jf_pack_gauss(float4 a) {
+  return __byte_perm(__byte_perm(__float_as_uint(a.x), __float_as_uint(a.y), 0x0062u),
+                     __byte_perm(__float_as_uint(a.z), __float_as_uint(a.w), 0x0062u), 0x5410u);
+}
+/* ... box: (S + k*k/2) / (k*k) by the magic reciprocal */
+__device__ __forceinline__ unsigned jf_pack_box(float4 a, unsigned magic) {
+  unsigned b0 = __umulhi(__float_as_uint(a.x), magic), b1 = __umulhi(__float_as_uint(a.y), magic);
+  unsigned b2 = __umulhi(__float_as_uint(a.z), magic), b3 = __umulhi(__float_as_uint(a.w), magic);
   return __byte_perm(__byte_perm(b0, b1, 0x0040u), __byte_perm(b2, b3, 0x0040u), 0x5410u);
 }
 
-/* Store 4 consecutive output elements at @at, of which @left (>= 1) are
- * in the row; @vec: one aligned access (then left >= 4). */
-template <typename T>
-__device__ __forceinline__ void jf_store4(char *__restrict__ at, int left, bool vec, float4 a,
-                                          const jet__filter_params &p);
-template <>
-__device__ __forceinline__ void jf_store4<jf_u8>(char *__restrict__ at, int left, bool vec, float4 a,
-                                                 const jet__filter_params &p) {
-  unsigned word = jf_pack8(a, p);
-  jf_u8 *out = (jf_u8 *)at;
-  if (vec) {
-    *(unsigned *)out = word;
-  } else {
+/* Store a vertical task's RV rows of 4 output elements from @at on, of
+ * which @left (>= 1) are in the row and @rows_left (>= 1) rows in the
+ * image. Whole tasks with aligned rows (all but the image's last columns
+ * and rows) take one branch for all their rows: the output conversion and
+ * the checks per row were a third of the vertical pass's instructions. */
+template <typename T, int RV>
+__device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpitch, int left,
+                                              int rows_left, const float4 *acc,
+                                              const jet__filter_params &p) {
+  const bool vec = p.vec_out && left >= 4;
+  if constexpr (sizeof(T) == 1) {
+    unsigned wd[RV];
+    if (p.mode == JET_FILTER_MODE_GAUSS8) {
 #pragma unroll
-    for (int m = 0; m < 4; m++)
-      if (m < left) out[m] = (jf_u8)(word >> (8 * m));
+      for (int o = 0; o < RV; o++) wd[o] = jf_pack_gauss(acc[o]);
+    } else {
+#pragma unroll
+      for (int o = 0; o < RV; o++) wd[o] = jf_pack_box(acc[o], p.magic);
+    }
+    if (vec && rows_left >= RV) {
+#pragma unroll
+      for (int o = 0; o < RV; o++) *(unsigned *)(at + o * dpitch) = wd[o];
+      return;
+    }
+#pragma unroll
+    for (int o = 0; o < RV; o++, at += dpitch) {
+      if (o >= rows_left) break;
+      if (vec) {
+        *(unsigned *)at = wd[o];
+      } else {
+#pragma unroll
+        for (int m = 0; m < 4; m++)
+          if (m < left) at[m] = (char)(wd[o] >> (8 * m));
+      }
+    }
+  } else {
+    float4 v[RV];
+#pragma unroll
+    for (int o = 0; o < RV; o++)
+      v[o] = make_float4(acc[o].x * p.scale, acc[o].y * p.scale, acc[o].z * p.scale,
+                         acc[o].w * p.scale);
+    if (vec && rows_left >= RV) {
+#pragma unroll
+      for (int o = 0; o < RV; o++) *(float4 *)(at + o * dpitch) = v[o];
+      return;
+    }
+#pragma unroll
+    for (int o = 0; o < RV; o++, at += dpitch) {
+      if (o >= rows_left) break;
+      float *out = (float *)at;
+      if (vec) {
+        *(float4 *)out = v[o];
+      } else {
+        out[0] = v[o].x;
+        if (1 < left) out[1] = v[o].y;
+        if (2 < left) out[2] = v[o].z;
+        if (3 < left) out[3] = v[o].w;
+      }
+    }
   }
 }
-template <>
-__device__ __forceinline__ void jf_store4<float>(char *__restrict__ at, int left, bool vec, float4 a,
-                                                 const jet__filter_params &p) {
-  a.x *= p.scale;
-  a.y *= p.scale;
-  a.z *= p.scale;
-  a.w *= p.scale;
-  float *out = (float *)at;
-  if (vec) {
-    *(float4 *)out = a;
-  } else {
-    out[0] = a.x;
-    if (1 < left) out[1] = a.y;
-    if (2 < left) out[2] = a.z;
-    if (3 < left) out[3] = a.w;
+
+/* The vertical box sums of 8-bit samples as integers (their bits are what
+ * the float path would give): the first row's K taps and the bias, then
+ * each next row adds the row entering the window and subtracts the one
+ * leaving it, one IADD3 per sample, where the taps took K FFMAs. */
+template <int K, int RV>
+__device__ __forceinline__ void jf_box_rows(const float4 *col, int nslot, unsigned bias,
+                                            float4 *acc) {
+  const uint4 *c = (const uint4 *)col;
+  uint4 s = make_uint4(bias, bias, bias, bias);
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    uint4 v = c[j * nslot];
+    s = make_uint4(s.x + v.x, s.y + v.y, s.z + v.z, s.w + v.w);
+  }
+  acc[0] = make_float4(__uint_as_float(s.x), __uint_as_float(s.y), __uint_as_float(s.z),
+                       __uint_as_float(s.w));
+#pragma unroll
+  for (int o = 1; o < RV; o++) {
+    uint4 in = c[(o + K - 1) * nslot], out = c[(o - 1) * nslot];
+    s = make_uint4(s.x + in.x - out.x, s.y + in.y - out.y, s.z + in.z - out.z, s.w + in.w - out.w);
+    acc[o] = make_float4(__uint_as_float(s.x), __uint_as_float(s.y), __uint_as_float(s.z),
+                         __uint_as_float(s.w));
   }
 }
 
@@ -247,7 +306,10 @@ __device__ __forceinline__ void jf_lanes(const unsigned *lo, const unsigned *hi,
   }
 }
 
-/* Horizontal taps of output word J (4 samples) for taps I..K-1, packed. */
+/* Horizontal taps of output word J (4 samples) for taps I..K-1, packed.
+ * (Box taps as plain three-input adds instead, half the instructions, were
+ * no faster on the H100: they moved the work from the FMA pipe to the
+ * integer ALU, the busier one.) */
 template <int K, int NC, int HPc, int J, int I> struct jf_htaps {
   static __device__ __forceinline__ void run(const unsigned *lo, const unsigned *hi,
                                              const jet__filter_params &p, unsigned &aL,
@@ -418,7 +480,9 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
 #pragma unroll
     for (int o = 0; o < RV; o++) acc[o] = make_float4(bias, bias, bias, bias);
     const float4 *col = s_h4 + g * RV * nslot + s;
-    if (K) {
+    if (K && sizeof(T) == 1 && JF_BOX_SUMS && p.mode == JET_FILTER_MODE_BOX8) {
+      jf_box_rows<K ? K : 1, RV>(col, nslot, p.ibias, acc);
+    } else if (K) {
 #pragma unroll
       for (int jr = 0; jr < RV + (K ? K : 1) - 1; jr++) {
         float4 v = col[jr * nslot];
@@ -434,17 +498,14 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
       }
     }
     /* one address and one row count per task, not per row */
-    char *at = dst + (size_t)yb * dpitch + (size_t)gx * ES;
-    const int left = rowlen - gx, rows_left = p.height - yb;
-    const bool vec = p.vec_out && left >= 4;
-#pragma unroll
-    for (int o = 0; o < RV; o++, at += dpitch)
-      if (o < rows_left) jf_store4<T>(at, left, vec, acc[o], p);
+    jf_store_rows<T, RV>(dst + (size_t)yb * dpitch + (size_t)gx * ES, dpitch, rowlen - gx,
+                         p.height - yb, acc, p);
   }
 }
 
 /* MINB: blocks per SM the registers must allow (the unrolled kernels: 8, a
- * full SM, which measured faster than fewer blocks with more registers). */
+ * full SM, which measured faster than fewer blocks with more registers; so
+ * did 256-thread blocks against 128-thread ones, 8-15% on average). */
 #define JF_KERNEL(name, T, NC, K, MINB)                                                        \
   extern "C" __global__ void __launch_bounds__(JET_FILTER_THREADS, MINB)                       \
       name(const __grid_constant__ jet__filter_params p) {                                     \
