@@ -166,6 +166,51 @@ __device__ __forceinline__ unsigned jf_pack_box(float4 a, unsigned magic) {
   return __byte_perm(__byte_perm(b0, b1, 0x0040u), __byte_perm(b2, b3, 0x0040u), 0x5410u);
 }
 
+/* Four output elements ready to store: 8-bit samples packed in a word,
+ * floats scaled. */
+template <typename T> struct jf_out4;
+template <> struct jf_out4<jf_u8> {
+  typedef unsigned type;
+};
+template <> struct jf_out4<float> {
+  typedef float4 type;
+};
+
+/* The RV rows of a vertical task's sums as jf_out4 words; 8-bit samples
+ * under one mode branch for all rows. */
+template <typename T, int RV>
+__device__ __forceinline__ void jf_convert_rows(const float4 *acc, typename jf_out4<T>::type *w,
+                                                const jet__filter_params &p) {
+  if constexpr (sizeof(T) == 1) {
+    if (p.mode == JET_FILTER_MODE_GAUSS8) {
+#pragma unroll
+      for (int o = 0; o < RV; o++) w[o] = jf_pack_gauss(acc[o]);
+    } else {
+#pragma unroll
+      for (int o = 0; o < RV; o++) w[o] = jf_pack_box(acc[o], p.magic);
+    }
+  } else {
+#pragma unroll
+    for (int o = 0; o < RV; o++)
+      w[o] = make_float4(acc[o].x * p.scale, acc[o].y * p.scale, acc[o].z * p.scale,
+                         acc[o].w * p.scale);
+  }
+}
+
+/* The first min(@left, 4) elements of @w at @at, one at a time. */
+__device__ __forceinline__ void jf_store_part(char *__restrict__ at, int left, unsigned w) {
+#pragma unroll
+  for (int m = 0; m < 4; m++)
+    if (m < left) at[m] = (char)(w >> (8 * m));
+}
+__device__ __forceinline__ void jf_store_part(char *__restrict__ at, int left, float4 w) {
+  float *out = (float *)at;
+  out[0] = w.x;
+  if (1 < left) out[1] = w.y;
+  if (2 < left) out[2] = w.z;
+  if (3 < left) out[3] = w.w;
+}
+
 /* Store a vertical task's RV rows of 4 output elements from @at on, of
  * which @left (>= 1) are in the row and @rows_left (>= 1) rows in the
  * image. Whole tasks with aligned rows (all but the image's last columns
@@ -175,56 +220,22 @@ template <typename T, int RV>
 __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpitch, int left,
                                               int rows_left, const float4 *acc,
                                               const jet__filter_params &p) {
+  typedef typename jf_out4<T>::type W;
+  W w[RV];
+  jf_convert_rows<T, RV>(acc, w, p);
   const bool vec = p.vec_out && left >= 4;
-  if constexpr (sizeof(T) == 1) {
-    unsigned wd[RV];
-    if (p.mode == JET_FILTER_MODE_GAUSS8) {
+  if (vec && rows_left >= RV) {
 #pragma unroll
-      for (int o = 0; o < RV; o++) wd[o] = jf_pack_gauss(acc[o]);
-    } else {
+    for (int o = 0; o < RV; o++) *(W *)(at + o * dpitch) = w[o];
+    return;
+  }
 #pragma unroll
-      for (int o = 0; o < RV; o++) wd[o] = jf_pack_box(acc[o], p.magic);
-    }
-    if (vec && rows_left >= RV) {
-#pragma unroll
-      for (int o = 0; o < RV; o++) *(unsigned *)(at + o * dpitch) = wd[o];
-      return;
-    }
-#pragma unroll
-    for (int o = 0; o < RV; o++, at += dpitch) {
-      if (o >= rows_left) break;
-      if (vec) {
-        *(unsigned *)at = wd[o];
-      } else {
-#pragma unroll
-        for (int m = 0; m < 4; m++)
-          if (m < left) at[m] = (char)(wd[o] >> (8 * m));
-      }
-    }
-  } else {
-    float4 v[RV];
-#pragma unroll
-    for (int o = 0; o < RV; o++)
-      v[o] = make_float4(acc[o].x * p.scale, acc[o].y * p.scale, acc[o].z * p.scale,
-                         acc[o].w * p.scale);
-    if (vec && rows_left >= RV) {
-#pragma unroll
-      for (int o = 0; o < RV; o++) *(float4 *)(at + o * dpitch) = v[o];
-      return;
-    }
-#pragma unroll
-    for (int o = 0; o < RV; o++, at += dpitch) {
-      if (o >= rows_left) break;
-      float *out = (float *)at;
-      if (vec) {
-        *(float4 *)out = v[o];
-      } else {
-        out[0] = v[o].x;
-        if (1 < left) out[1] = v[o].y;
-        if (2 < left) out[2] = v[o].z;
-        if (3 < left) out[3] = v[o].w;
-      }
-    }
+  for (int o = 0; o < RV; o++, at += dpitch) {
+    if (o >= rows_left) break;
+    if (vec)
+      *(W *)at = w[o];
+    else
+      jf_store_part(at, left, w[o]);
   }
 }
 
