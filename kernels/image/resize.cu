@@ -1525,7 +1525,7 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, u8 *d, floa
     u32 t[2][2][C];
     if (inside) {
       /* x0, y0 >= 0 here: one address, the other taps at fixed offsets */
-      const u8 *q0 = p.src + (u64)(unsigned)y0 * p.src_pitch + (u64)(unsigned)x0 * (C);
+      const u8 *q0 = p.src + (u64)(unsigned)y0 * p.src_pitch + (u64)(unsigned)x0 * C;
       const u8 *q1 = q0 + p.src_pitch;
       ld8<C, VEC>(q0, 0, t[0][0]);
       ld8<C, VEC>(q0, 1, t[0][1]);
