@@ -1472,6 +1472,52 @@ __device__ __forceinline__ float2 remap_entry(const jet__remap_params &p, const 
   return make_float2(__ldg((const float *)m), __ldg((const float *)m + 1));
 }
 
+/* A tap's C samples (u32: 8-bit samples widened) and a CONSTANT border's. */
+template <int C, bool VEC> __device__ __forceinline__ void remap_ld(const u8 *row, int x, float *v) {
+  ldf<C>(row, x, v);
+}
+template <int C, bool VEC> __device__ __forceinline__ void remap_ld(const u8 *row, int x, u32 *v) {
+  ld8<C, VEC>(row, x, v);
+}
+__device__ __forceinline__ void remap_border(const jet__remap_params &p, int c, float &v) {
+  v = p.border_f[c];
+}
+__device__ __forceinline__ void remap_border(const jet__remap_params &p, int c, u32 &v) {
+  v = (u32)p.border_u8[c];
+}
+
+/* The four taps t[row][column] of the pixel whose top-left tap is (x0, y0):
+ * ES-byte samples, T float for float samples and u32 for 8-bit ones. */
+template <int C, bool VEC, int ES, typename T>
+__device__ __forceinline__ void remap_taps(const jet__remap_params &p, int x0, int y0, T (&t)[2][2][C]) {
+  /* all four inside the image (nearly every pixel of a usual map): one
+   * address, the other taps at fixed offsets, no border rule; the per-tap
+   * border indices and row addresses were half of the kernel's instructions
+   * (ncu, H100) */
+  if ((unsigned)x0 < (unsigned)(p.sw - 1) && (unsigned)y0 < (unsigned)(p.sh - 1)) {
+    const u8 *q0 = p.src + (u64)(unsigned)y0 * p.src_pitch + (u64)(unsigned)x0 * (C * ES);
+    const u8 *q1 = q0 + p.src_pitch;
+    remap_ld<C, VEC>(q0, 0, t[0][0]);
+    remap_ld<C, VEC>(q0, 1, t[0][1]);
+    remap_ld<C, VEC>(q1, 0, t[1][0]);
+    remap_ld<C, VEC>(q1, 1, t[1][1]);
+  } else {
+    const int xi[2] = {border_index(x0, p.sw, p.border), border_index(x0 + 1, p.sw, p.border)};
+    const int yi[2] = {border_index(y0, p.sh, p.border), border_index(y0 + 1, p.sh, p.border)};
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        if (xi[i] < 0 || yi[j] < 0) {
+#pragma unroll
+          for (int c = 0; c < C; c++) remap_border(p, c, t[j][i][c]);
+        } else {
+          remap_ld<C, VEC>(p.src + (u64)yi[j] * p.src_pitch, xi[i], t[j][i]);
+        }
+      }
+  }
+}
+
 /* The destination pixel at @d from its map entry @m. */
 template <int C, int F32, bool VEC>
 __device__ __forceinline__ void remap_px(const jet__remap_params &p, u8 *d, float2 m) {
@@ -1479,35 +1525,9 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, u8 *d, floa
   const int X = remap_fixed(mx), Y = remap_fixed(my);
   const int x0 = X >> JET_REMAP_BITS, y0 = Y >> JET_REMAP_BITS;
   const int ax = X & (JET_REMAP_SUBPIX - 1), ay = Y & (JET_REMAP_SUBPIX - 1);
-  /* all four taps inside the image (nearly every pixel of a usual map): two
-   * row addresses and no border rule; the per-tap border indices and row
-   * addresses were half of the kernel's instructions (ncu, H100) */
-  const bool inside = (unsigned)x0 < (unsigned)(p.sw - 1) && (unsigned)y0 < (unsigned)(p.sh - 1);
   if (F32) {
     float t[2][2][C];
-    if (inside) {
-      /* x0, y0 >= 0 here: one address, the other taps at fixed offsets */
-      const u8 *q0 = p.src + (u64)(unsigned)y0 * p.src_pitch + (u64)(unsigned)x0 * (C * 4);
-      const u8 *q1 = q0 + p.src_pitch;
-      ldf<C>(q0, 0, t[0][0]);
-      ldf<C>(q0, 1, t[0][1]);
-      ldf<C>(q1, 0, t[1][0]);
-      ldf<C>(q1, 1, t[1][1]);
-    } else {
-      const int xi[2] = {border_index(x0, p.sw, p.border), border_index(x0 + 1, p.sw, p.border)};
-      const int yi[2] = {border_index(y0, p.sh, p.border), border_index(y0 + 1, p.sh, p.border)};
-#pragma unroll
-      for (int j = 0; j < 2; j++)
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-          if (xi[i] < 0 || yi[j] < 0) {
-#pragma unroll
-            for (int c = 0; c < C; c++) t[j][i][c] = p.border_f[c];
-          } else {
-            ldf<C>(p.src + (u64)yi[j] * p.src_pitch, xi[i], t[j][i]);
-          }
-        }
-    }
+    remap_taps<C, VEC, 4>(p, x0, y0, t);
     const float S = (float)JET_REMAP_SUBPIX, fx = (float)ax, fy = (float)ay;
     const float w00 = __fmul_rn(S - fx, S - fy), w01 = __fmul_rn(fx, S - fy);
     const float w10 = __fmul_rn(S - fx, fy), w11 = __fmul_rn(fx, fy);
@@ -1523,29 +1543,7 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, u8 *d, floa
     }
   } else {
     u32 t[2][2][C];
-    if (inside) {
-      /* x0, y0 >= 0 here: one address, the other taps at fixed offsets */
-      const u8 *q0 = p.src + (u64)(unsigned)y0 * p.src_pitch + (u64)(unsigned)x0 * C;
-      const u8 *q1 = q0 + p.src_pitch;
-      ld8<C, VEC>(q0, 0, t[0][0]);
-      ld8<C, VEC>(q0, 1, t[0][1]);
-      ld8<C, VEC>(q1, 0, t[1][0]);
-      ld8<C, VEC>(q1, 1, t[1][1]);
-    } else {
-      const int xi[2] = {border_index(x0, p.sw, p.border), border_index(x0 + 1, p.sw, p.border)};
-      const int yi[2] = {border_index(y0, p.sh, p.border), border_index(y0 + 1, p.sh, p.border)};
-#pragma unroll
-      for (int j = 0; j < 2; j++)
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-          if (xi[i] < 0 || yi[j] < 0) {
-#pragma unroll
-            for (int c = 0; c < C; c++) t[j][i][c] = (u32)p.border_u8[c];
-          } else {
-            ld8<C, VEC>(p.src + (u64)yi[j] * p.src_pitch, xi[i], t[j][i]);
-          }
-        }
-    }
+    remap_taps<C, VEC, 1>(p, x0, y0, t);
     const u32 S = JET_REMAP_SUBPIX, ux = (u32)ax, uy = (u32)ay;
     u8 out[C];
 #pragma unroll
