@@ -38,7 +38,7 @@
  *
  * Area whose windows meet at most 4 source pixels per axis (factors down to
  * about 1/3) with 32-bit window arithmetic has kernels with tabulated
- * weights (jet_resize_{u8,f32}c*_area_k{2,3,4}, see area_k).
+ * weights (jet_resize_{u8,f32}c*_area_k{2,3,4,3x2,2x3}, see area_k).
  *
  * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
  * p.img[blockIdx.z] its planes; a single resize is a batch of one.
@@ -676,19 +676,22 @@ __device__ __forceinline__ void area_int(const jet__resize_params &p) {
     area_int_u8<C, 4>(p, im, x, y);
 }
 
-/* Area with small windows (jet_resize_{u8,f32}c*_area_k{2,3,4}, chosen by the
- * launcher where p.area32 holds and no integer-factor kernel applies): every
- * destination pixel's window meets at most K source columns and K rows (K =
- * ceil((rs + rd - 1) / rd) on both axes, 2 to 4: 2 for factors 1/2, 2/3
- * and 3/4, 3 for 1/3 and other ratios under 2, 4 under 3), so a block
- * tabulates its columns' and rows' first source index and K overlap weights
+/* Area with small windows (jet_resize_{u8,f32}c*_area_k{2,3,4} and
+ * _area_k3x2 / _area_k2x3, chosen by the launcher where p.area32 holds and no
+ * integer-factor kernel applies): every destination pixel's window meets at
+ * most KX source columns and KY rows (1 + ceil((rs - 1) / rd) on each axis,
+ * 2 to 4: 2 for factors 1/2, 2/3 and 3/4, 3 for 1/3 and other ratios under
+ * 2, 4 under 3; a factor of 2/3 whose size is not a multiple of 3, such as
+ * 2560 -> 1707, meets 3 on that axis and 2 on the other), so a block
+ * tabulates its columns' and rows' first source index and overlap weights
  * once (zero past the window, indices clamped to the image), and a pixel is
- * K x K weighted taps with no window loops. The sums
- * and rounding are the generic path's: area_px32's integers for 8-bit,
- * resize_f32's compensated sums for float. Tiles as resize_u8's. */
-template <int K>
+ * KX x KY weighted taps with no window loops. The sums and rounding are the
+ * generic path's: area_px32's integers for 8-bit, resize_f32's compensated
+ * sums for float. Tiles as resize_u8's. */
+template <int KX, int KY>
 __device__ __forceinline__ void fill_area_k(const jet__resize_params &p, int bx, int by, int tw, int th,
                                             int *xs, u32 (*xw)[TX * 4], int *ys, u32 (*yw)[TH]) {
+  constexpr int K = KX > KY ? KX : KY;
   for (int i = threadIdx.y * TX + threadIdx.x; i < tw + th; i += TX * TY) {
     const bool col = i < tw;
     const int dn = col ? p.dw : p.dh, rs = col ? p.rsw : p.rsh, rd = col ? p.rdw : p.rdh;
@@ -703,25 +706,25 @@ __device__ __forceinline__ void fill_area_k(const jet__resize_params &p, int bx,
     if (col) {
       xs[i] = s0;
 #pragma unroll
-      for (int k = 0; k < K; k++) xw[k][i] = w[k];
+      for (int k = 0; k < KX; k++) xw[k][i] = w[k];
     } else {
       ys[i - tw] = s0;
 #pragma unroll
-      for (int k = 0; k < K; k++) yw[k][i - tw] = w[k];
+      for (int k = 0; k < KY; k++) yw[k][i - tw] = w[k];
     }
   }
 }
 
-template <int C, int K, bool F32>
+template <int C, int KX, int KY, bool F32>
 __device__ __forceinline__ void area_k(const jet__resize_params &p) {
   constexpr int G = F32 || C == 4 ? 1 : 4;
   const jet__resize_image &im = p.img[blockIdx.z];
   __shared__ int xs[TX * 4], ys[TH];
-  __shared__ u32 xw[K][TX * 4], yw[K][TH];
+  __shared__ u32 xw[KX][TX * 4], yw[KY][TH];
   const int rows = p.rows; /* as resize_u8 */
   int bx, by;
   tile_of(p.dw, TX * G, bx, by, TY * rows);
-  fill_area_k<K>(p, bx, by, TX * G, TY * rows, xs, xw, ys, yw);
+  fill_area_k<KX, KY>(p, bx, by, TX * G, TY * rows, xs, xw, ys, yw);
   __syncthreads();
   const int lx = threadIdx.x * G, x = bx + lx;
   if (x >= p.dw) return;
@@ -733,20 +736,20 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
   for (int r = 0; r < rows; r++) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
     if (y >= p.dh) break;
-    const u8 *rw[K];
-    u32 wy[K];
+    const u8 *rw[KY];
+    u32 wy[KY];
 #pragma unroll
-    for (int k = 0; k < K; k++) {
+    for (int k = 0; k < KY; k++) {
       rw[k] = im.src + (u64)min(ys[ly] + k, p.sh - 1) * im.src_pitch;
       wy[k] = yw[k][ly];
     }
     if constexpr (F32) {
       float *q = (float *)(im.dst + (u64)y * im.dst_pitch) + (u64)x * C;
-      float v[K][K][C];
+      float v[KY][KX][C];
 #pragma unroll
-      for (int j = 0; j < K; j++)
+      for (int j = 0; j < KY; j++)
 #pragma unroll
-        for (int i = 0; i < K; i++)
+        for (int i = 0; i < KX; i++)
 #pragma unroll
           for (int c = 0; c < C; c++) v[j][i][c] = __ldg((const float *)rw[j] + xi(0, i) + c);
       /* taps of weight 0 (past the window) are left out, not multiplied:
@@ -757,10 +760,10 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
       for (int c = 0; c < C; c++) {
         df s;
 #pragma unroll
-        for (int j = 0; j < K; j++) {
+        for (int j = 0; j < KY; j++) {
           df h = df_prod((float)wx(0, 0), v[j][0][c]);
 #pragma unroll
-          for (int i = 1; i < K; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
+          for (int i = 1; i < KX; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
           if (j == 0) {
             s = df_prod((float)wy[0], h.hi);
             df_add_prod(s, (float)wy[0], h.lo);
@@ -776,14 +779,14 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
 #pragma unroll
       for (int k = 0; k < G * C; k++) s[k] = 0;
 #pragma unroll
-      for (int j = 0; j < K; j++)
+      for (int j = 0; j < KY; j++)
 #pragma unroll
         for (int g = 0; g < G; g++) {
           u32 h[C];
 #pragma unroll
           for (int c = 0; c < C; c++) h[c] = 0;
 #pragma unroll
-          for (int i = 0; i < K; i++) {
+          for (int i = 0; i < KX; i++) {
             u32 t[C];
             ld8<C, C == 4>(rw[j], xi(g, i), t);
 #pragma unroll
@@ -803,27 +806,25 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
 
 /* The float and RGBA8 kernels' threads take one pixel, the others 4; MINB
  * blocks per SM: 4 (64 registers) where that does not spill */
-#define AREA_K(C, K, kind, F32, MINB)                                                              \
-  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) jet_resize_##kind##_area_k##K(jet__resize_params p) { \
+#define AREA_K(C, KX, KY, suffix, kind, F32, MINB)                                                    \
+  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) jet_resize_##kind##_area_##suffix(jet__resize_params p) { \
     jet_pdl_enter();                                                                               \
-    area_k<C, K, F32>(p);                                                                          \
+    area_k<C, KX, KY, F32>(p);                                                                     \
   }
+/* square windows k2 to k4; k3x2 and k2x3 for 2/3 on one axis and a ratio
+ * just above 3/2 on the other (2560x1440 -> 1707x960: 6 taps, not 9) */
+#define AREA_KS(C, kind, F32, MINB4)              \
+  AREA_K(C, 2, 2, k2, kind, F32, 4)               \
+  AREA_K(C, 3, 3, k3, kind, F32, 4)               \
+  AREA_K(C, 3, 2, k3x2, kind, F32, 4)             \
+  AREA_K(C, 2, 3, k2x3, kind, F32, 4)             \
+  AREA_K(C, 4, 4, k4, kind, F32, MINB4)
 #ifndef JET_COMPACT_KERNELS
-AREA_K(1, 2, u8c1, false, 4)
-AREA_K(1, 3, u8c1, false, 4)
-AREA_K(3, 2, u8c3, false, 4)
-AREA_K(3, 3, u8c3, false, 4)
-AREA_K(4, 2, u8c4, false, 4)
-AREA_K(4, 3, u8c4, false, 4)
-AREA_K(1, 2, f32c1, true, 4)
-AREA_K(1, 3, f32c1, true, 4)
-AREA_K(3, 2, f32c3, true, 4)
-AREA_K(3, 3, f32c3, true, 4)
-AREA_K(1, 4, u8c1, false, 3)
-AREA_K(3, 4, u8c3, false, 3)
-AREA_K(4, 4, u8c4, false, 4)
-AREA_K(1, 4, f32c1, true, 4)
-AREA_K(3, 4, f32c3, true, 3)
+AREA_KS(1, u8c1, false, 3)
+AREA_KS(3, u8c3, false, 3)
+AREA_KS(4, u8c4, false, 4)
+AREA_KS(1, f32c1, true, 4)
+AREA_KS(3, f32c3, true, 3)
 #endif
 
 /* 8-bit enlarging (dw >= sw and dh >= sh), nearest and bilinear, 4-byte

@@ -176,8 +176,13 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       (channels != 4 || p.src_vec)) {
     long long kx = ((long long)p.rsw + 2LL * p.rdw - 2) / p.rdw;
     long long ky = ((long long)p.rsh + 2LL * p.rdh - 2) / p.rdh;
+    kx = kx < 2 ? 2 : kx;
+    ky = ky < 2 ? 2 : ky;
     long long kk = kx > ky ? kx : ky;
-    if (kk <= 4) snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, kk < 2 ? 2 : (int)kk);
+    if (kk == 3 && kx != ky) /* 3 source pixels on one axis, 2 on the other */
+      snprintf(name, sizeof name, "jet_resize_%s_area_k%dx%d", kind, (int)kx, (int)ky);
+    else if (kk <= 4)
+      snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
   }
   /* enlarging, 8-bit with aligned source rows and float bilinear: kernels
    * that walk rows and take each source row's taps once (rows per thread:
