@@ -28,6 +28,7 @@
  */
 #include "filter_params.h"
 #include "pdl.cuh"
+#include "sm_threads.cuh"
 
 typedef unsigned char jf_u8;
 
@@ -514,9 +515,11 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
   }
 }
 
-/* MINB: blocks per SM the registers must allow (the unrolled kernels: 8, a
- * full SM, which measured faster than fewer blocks with more registers; so
- * did 256-thread blocks against 128-thread ones, 8-15% on average). */
+/* MINB: blocks per SM the registers must allow (the unrolled kernels: a
+ * full SM, 8 blocks on the H100, which measured faster than fewer blocks with
+ * more registers; so did 256-thread blocks against 128-thread ones, 8-15% on
+ * average). */
+#define JF_FULL_SM (JET_SM_THREADS / JET_FILTER_THREADS)
 #define JF_KERNEL(name, T, NC, K, MINB)                                                        \
   extern "C" __global__ void __launch_bounds__(JET_FILTER_THREADS, MINB)                       \
       name(const __grid_constant__ jet__filter_params p) {                                     \
@@ -526,9 +529,9 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
 /* jet_filter_<type><channels>_k<K>; k0 takes any size. */
 #define JF_KERNELS(tn, T, NC)                 \
   JF_KERNEL(jet_filter_##tn##_k0, T, NC, 0, 1) \
-  JF_KERNEL(jet_filter_##tn##_k3, T, NC, 3, 8) \
-  JF_KERNEL(jet_filter_##tn##_k5, T, NC, 5, 8) \
-  JF_KERNEL(jet_filter_##tn##_k7, T, NC, 7, 8)
+  JF_KERNEL(jet_filter_##tn##_k3, T, NC, 3, JF_FULL_SM) \
+  JF_KERNEL(jet_filter_##tn##_k5, T, NC, 5, JF_FULL_SM) \
+  JF_KERNEL(jet_filter_##tn##_k7, T, NC, 7, JF_FULL_SM)
 
 JF_KERNELS(u8c1, jf_u8, 1)
 JF_KERNELS(u8c3, jf_u8, 3)

@@ -34,6 +34,7 @@
  */
 
 #include "pdl.cuh"
+#include "sm_threads.cuh"
 
 typedef unsigned char u8;
 typedef unsigned short u16;
@@ -288,13 +289,8 @@ JET_ROT(jet_rot12, 12, 4)
 #define R4_BY 4
 #define R4_N (32 / R4_BY) /* pixels per thread */
 /* Full occupancy needs 32 registers where an SM holds 2048 threads; ask for
- * that only there (elsewhere the bound is out of range and ptxas warns). */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
-                               __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
-#define R4_MIN_BLOCKS (2048 / (32 * R4_BY))
-#else
-#define R4_MIN_BLOCKS (1024 / (32 * R4_BY))
-#endif
+ * that only there (elsewhere half of 2048 threads). */
+#define R4_MIN_BLOCKS ((JET_SM_THREADS == 2048 ? 2048 : 1024) / (32 * R4_BY))
 
 template <int FSX, int FSY>
 __device__ __forceinline__ void rot4_fast(const u8 *__restrict__ src, u64 sp, u8 *__restrict__ dst,
