@@ -32,6 +32,19 @@
 
 typedef unsigned char jf_u8;
 
+/* s_h of the unrolled 8-bit kernels (s_h16): the horizontal sums (below 2^16)
+ * as 16-bit lanes, a row of 32 uint2 (4 samples each) padded to 40 so that a
+ * warp's stores to 4 rows take 2 bank wavefronts; half the shared-memory
+ * traffic of 32-bit sums in both passes. */
+#define JF_H16_ROW 40
+
+/* Four 16-bit sums from s_h16 as floats whose bits are those integers, in
+ * sample order. */
+__device__ __forceinline__ float4 jf_unpack16(uint2 v) {
+  return make_float4(__uint_as_float(v.x & 0xFFFFu), __uint_as_float(v.y & 0xFFFFu),
+                     __uint_as_float(v.x >> 16), __uint_as_float(v.y >> 16));
+}
+
 /* Vertical box sums of 8-bit samples as running sums instead of the taps'
  * multiply-adds: speed only, left out of compact builds (the Gaussian path
  * computes the same box sums). */
@@ -245,23 +258,22 @@ __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpit
  * each next row adds the row entering the window and subtracts the one
  * leaving it, one IADD3 per sample, where the taps took K FFMAs. */
 template <int K, int RV>
-__device__ __forceinline__ void jf_box_rows(const float4 *col, int nslot, unsigned bias,
+__device__ __forceinline__ void jf_box_rows(const uint2 *col, int stride, unsigned bias,
                                             float4 *acc) {
-  const uint4 *c = (const uint4 *)col;
-  uint4 s = make_uint4(bias, bias, bias, bias);
+  /* packed pairs: a 16-bit lane holds at most 49 * 255 + 24 */
+  const unsigned b2 = bias * 0x10001u;
+  uint2 s = make_uint2(b2, b2);
 #pragma unroll
   for (int j = 0; j < K; j++) {
-    uint4 v = c[j * nslot];
-    s = make_uint4(s.x + v.x, s.y + v.y, s.z + v.z, s.w + v.w);
+    uint2 v = col[j * stride];
+    s = make_uint2(s.x + v.x, s.y + v.y);
   }
-  acc[0] = make_float4(__uint_as_float(s.x), __uint_as_float(s.y), __uint_as_float(s.z),
-                       __uint_as_float(s.w));
+  acc[0] = jf_unpack16(s);
 #pragma unroll
   for (int o = 1; o < RV; o++) {
-    uint4 in = c[(o + K - 1) * nslot], out = c[(o - 1) * nslot];
-    s = make_uint4(s.x + in.x - out.x, s.y + in.y - out.y, s.z + in.z - out.z, s.w + in.w - out.w);
-    acc[o] = make_float4(__uint_as_float(s.x), __uint_as_float(s.y), __uint_as_float(s.z),
-                         __uint_as_float(s.w));
+    uint2 in = col[(o + K - 1) * stride], out = col[(o - 1) * stride];
+    s = make_uint2(s.x + in.x - out.x, s.y + in.y - out.y);
+    acc[o] = jf_unpack16(s);
   }
 }
 
@@ -339,14 +351,16 @@ template <int K, int NC, int HPc, int J> struct jf_htaps<K, NC, HPc, J, K> {
                                              const jet__filter_params &, unsigned &, unsigned &) {}
 };
 
-/* Output word J of the 8-bit horizontal pass, unpacked in sample order. */
+/* Output word J of the 8-bit horizontal pass as s_h16 keeps it: samples 0
+ * and 2 in the 16-bit lanes of x, 1 and 3 in those of y. */
 template <int K, int NC, int HPc, int J>
-__device__ __forceinline__ uint4 jf_hword(const unsigned *lo, const unsigned *hi,
+__device__ __forceinline__ uint2 jf_hword(const unsigned *lo, const unsigned *hi,
                                           const jet__filter_params &p) {
   unsigned aL = 0u, aH = 0u;
   jf_htaps<K, NC, HPc, J, 0>::run(lo, hi, p, aL, aH);
-  return make_uint4(aL & 0xFFFFu, aH & 0xFFFFu, aL >> 16, aH >> 16);
+  return make_uint2(aL, aH);
 }
+
 
 /* Horizontal window of the unrolled kernels: WIN elements from s_in as floats. */
 template <typename T, int WIN> struct jf_window;
@@ -419,7 +433,7 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
         lo[a] = __byte_perm(win.w[a], 0u, 0x4240u);
         hi[a] = __byte_perm(win.w[a], 0u, 0x4341u);
       }
-      uint4 *out = (uint4 *)(s_h + rr * TW) + q;
+      uint2 *out = (uint2 *)s_h + rr * JF_H16_ROW + q;
       out[0 * (TW / EPT)] = jf_hword<K, NC, HPc, 0>(lo, hi, p);
       out[1 * (TW / EPT)] = jf_hword<K, NC, HPc, 1>(lo, hi, p);
       out[2 * (TW / EPT)] = jf_hword<K, NC, HPc, 2>(lo, hi, p);
@@ -492,12 +506,13 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
 #pragma unroll
     for (int o = 0; o < RV; o++) acc[o] = make_float4(bias, bias, bias, bias);
     const float4 *col = s_h4 + g * RV * nslot + s;
+    const uint2 *col16 = (const uint2 *)s_h + g * RV * JF_H16_ROW + s;
     if (K && sizeof(T) == 1 && JF_BOX_SUMS && p.mode == JET_FILTER_MODE_BOX8) {
-      jf_box_rows<K ? K : 1, RV>(col, nslot, p.ibias, acc);
+      jf_box_rows<K ? K : 1, RV>(col16, JF_H16_ROW, p.ibias, acc);
     } else if (K) {
 #pragma unroll
       for (int jr = 0; jr < RV + (K ? K : 1) - 1; jr++) {
-        float4 v = col[jr * nslot];
+        float4 v = sizeof(T) == 1 ? jf_unpack16(col16[jr * JF_H16_ROW]) : col[jr * nslot];
 #pragma unroll
         for (int o = 0; o < RV; o++)
           if (jr - o >= 0 && jr - o < K) jf_fma4<T>(acc[o], p.w[(jr - o) & 31], v);
