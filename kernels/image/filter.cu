@@ -32,11 +32,10 @@
 
 typedef unsigned char jf_u8;
 
-/* s_h of the unrolled 8-bit kernels (s_h16): the horizontal sums (below 2^16)
- * as 16-bit lanes, a row of 32 uint2 (4 samples each) padded to 40 so that a
- * warp's stores to 4 rows take 2 bank wavefronts; half the shared-memory
- * traffic of 32-bit sums in both passes. */
-#define JF_H16_ROW 40
+/* s_h of the unrolled 8-bit kernels (s_h16, filter_params.h): the horizontal
+ * sums (below 2^16) as 16-bit lanes, half the shared-memory traffic of 32-bit
+ * sums in both passes. */
+#define JF_H16_ROW JET_FILTER_H16_ROW
 
 /* Four 16-bit sums from s_h16 as floats whose bits are those integers, in
  * sample order. */

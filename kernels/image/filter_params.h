@@ -10,8 +10,11 @@
  *   s_in  (tile_h + 2r) rows of JET_FILTER_SW elements of the source type: the
  *         tile plus r rows above and below and JET_FILTER_HP elements left and
  *         right (>= r * channels, rounded up to 16 bytes), borders resolved
- *   s_h   (tile_h + 2r) rows of JET_FILTER_TW 32-bit words: the horizontal
- *         pass (float samples: floats; 8-bit samples: the exact integer sums)
+ *   s_h   (tile_h + 2r) rows of the horizontal pass: JET_FILTER_TW 32-bit
+ *         words (float samples: floats; 8-bit samples of the runtime-k
+ *         kernels: the exact integer sums), or for the unrolled 8-bit kernels
+ *         (h16) JET_FILTER_H16_ROW 8-byte words, each four 16-bit sums (the
+ *         rows padded so that a warp's stores to 4 rows take 2 bank wavefronts)
  */
 #ifndef JET_KERNELS_IMAGE_FILTER_PARAMS_H
 #define JET_KERNELS_IMAGE_FILTER_PARAMS_H
@@ -47,9 +50,12 @@
 /* Halo elements left and right, 16-byte aligned. */
 #define JET_FILTER_HP(r, nc, esize) (((r) * (nc) + 16 / (esize) - 1) / (16 / (esize)) * (16 / (esize)))
 #define JET_FILTER_SW(r, nc, esize) (JET_FILTER_TW(esize) + 2 * JET_FILTER_HP(r, nc, esize))
-/* Dynamic shared memory of a block. */
-#define JET_FILTER_SMEM(r, nc, esize, tile_h)                                       \
-  (128 + ((tile_h) + 2 * (r)) * (JET_FILTER_SW(r, nc, esize) * (esize) + JET_FILTER_TW(esize) * 4))
+#define JET_FILTER_H16_ROW 40
+/* Bytes of an s_h row. */
+#define JET_FILTER_SH_ROW(esize, h16) ((h16) ? JET_FILTER_H16_ROW * 8 : JET_FILTER_TW(esize) * 4)
+/* Dynamic shared memory of a block; h16: an unrolled 8-bit kernel. */
+#define JET_FILTER_SMEM(r, nc, esize, tile_h, h16) \
+  (128 + ((tile_h) + 2 * (r)) * (JET_FILTER_SW(r, nc, esize) * (esize) + JET_FILTER_SH_ROW(esize, h16)))
 
 /* How the vertical pass turns its sums into output samples. */
 #define JET_FILTER_MODE_GAUSS8 0 /* (S + 2^15) >> 16 */

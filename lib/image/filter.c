@@ -145,7 +145,7 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
   if (th < JET_FILTER_RV)
     return jet__error(JET_STATUS_INTERNAL, fn, "filter tile for ksize %d does not fit", ksize);
   p.tile_h = th;
-  size_t smem = (size_t)JET_FILTER_SMEM(r, nc, es, th);
+  size_t smem = (size_t)JET_FILTER_SMEM(r, nc, es, th, fast && u8);
   if (smem > JET_FILTER_SMEM_MAX)
     return jet__error(JET_STATUS_INTERNAL, fn, "filter tile needs %zu bytes of shared memory", smem);
 

@@ -81,9 +81,13 @@ TEST(filter_tiles_fit_shared_memory) {
       }
       CHECK_MSG(th >= JET_FILTER_RV && th % JET_FILTER_RV == 0, "k %d nc %d es %d th %d", k, nc,
                 es, th);
-      CHECK_MSG(JET_FILTER_SMEM(r, nc, es, th) <= JET_FILTER_SMEM_MAX, "k %d nc %d es %d: %d bytes",
-                k, nc, es, JET_FILTER_SMEM(r, nc, es, th));
+      CHECK_MSG(JET_FILTER_SMEM(r, nc, es, th, 0) <= JET_FILTER_SMEM_MAX, "k %d nc %d es %d: %d bytes",
+                k, nc, es, JET_FILTER_SMEM(r, nc, es, th, 0));
+      if (es == 1) CHECK(JET_FILTER_SMEM(r, nc, es, th, 1) <= JET_FILTER_SMEM(r, nc, es, th, 0));
     }
+  /* an s_h16 row holds the tile's 8-bit sums (4 per 8-byte word), and rows
+   * 64 bytes off a 128-byte multiple apart: 4 rows' stores in 2 wavefronts */
+  CHECK(JET_FILTER_H16_ROW * 4 >= JET_FILTER_TW(1) && JET_FILTER_H16_ROW * 8 % 128 == 64);
   return 0;
 }
 
@@ -100,7 +104,7 @@ TEST(filter_tile_rows) {
     CHECK_MSG(8 * (th + 2 * r) <= 2 * JET_FILTER_THREADS, "r %d th %d", r, th);
     if (2 * r + 1 <= JET_FILTER_FAST_KMAX)
       for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
-        CHECK_MSG(JET_FILTER_SMEM(r, layouts[l][0], layouts[l][1], th) <= JET_FILTER_SMEM_MAX,
+        CHECK_MSG(JET_FILTER_SMEM(r, layouts[l][0], layouts[l][1], th, 0) <= JET_FILTER_SMEM_MAX,
                   "r %d layout %zu", r, l);
   }
   CHECK(JET_FILTER_TILE_ROWS(2) == 60); /* 4K RGBA8 5x5: 2160 = 36 * 60, no partial tiles */
