@@ -15,9 +15,10 @@
  * 8-bit samples: the horizontal pass of the unrolled kernels works on packed
  * integers, two 16-bit lanes a 32-bit word (bytes 0 and 2, bytes 1 and 3):
  * one IMAD does a tap for two samples, and a lane never carries (Q8 taps sum
- * to 256: at most 255 * 256; box: at most 7 * 255). s_h gets the horizontal
- * sums H as plain integers. The vertical pass reads them as floats bit for
- * bit, that is H * 2^-149 (subnormal or, from 2^23, the lowest binade, where
+ * to 256: at most 255 * 256; box: at most 7 * 255). s_h keeps those packed
+ * words (s_h16, 16-bit lanes); the runtime-k kernel's s_h has the sums H as
+ * plain integers. The vertical pass reads each H as a float bit for bit
+ * (unpacked to 32 bits), that is H * 2^-149 (subnormal or, from 2^23, the lowest binade, where
  * the spacing is still 2^-149): every float sum of such values below 2^24
  * units is exact, so a float FMA (subnormals kept: fma.rn.f32 without .ftz)
  * does one integer tap a sample at full rate and the result's bits are the
@@ -32,13 +33,10 @@
 
 typedef unsigned char jf_u8;
 
-/* s_h of the unrolled 8-bit kernels (s_h16, filter_params.h): the horizontal
- * sums (below 2^16) as 16-bit lanes, half the shared-memory traffic of 32-bit
- * sums in both passes. */
-#define JF_H16_ROW JET_FILTER_H16_ROW
-
-/* Four 16-bit sums from s_h16 as floats whose bits are those integers, in
- * sample order. */
+/* Four 16-bit sums from s_h16 (the unrolled 8-bit kernels' s_h, rows of
+ * JET_FILTER_H16_ROW packed words: half the shared-memory traffic of 32-bit
+ * sums in both passes) as floats whose bits are those integers, in sample
+ * order. */
 __device__ __forceinline__ float4 jf_unpack16(uint2 v) {
   return make_float4(__uint_as_float(v.x & 0xFFFFu), __uint_as_float(v.y & 0xFFFFu),
                      __uint_as_float(v.x >> 16), __uint_as_float(v.y >> 16));
@@ -255,7 +253,8 @@ __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpit
 /* The vertical box sums of 8-bit samples as integers (their bits are what
  * the float path would give): the first row's K taps and the bias, then
  * each next row adds the row entering the window and subtracts the one
- * leaving it, one IADD3 per sample, where the taps took K FFMAs. */
+ * leaving it, one IADD3 per two samples (packed lanes), where the taps took
+ * K FFMAs a sample. */
 template <int K, int RV>
 __device__ __forceinline__ void jf_box_rows(const uint2 *col, int stride, unsigned bias,
                                             float4 *acc) {
@@ -360,7 +359,6 @@ __device__ __forceinline__ uint2 jf_hword(const unsigned *lo, const unsigned *hi
   return make_uint2(aL, aH);
 }
 
-
 /* Horizontal window of the unrolled kernels: WIN elements from s_in as floats. */
 template <typename T, int WIN> struct jf_window;
 template <int WIN> struct jf_window<jf_u8, WIN> {
@@ -432,7 +430,7 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
         lo[a] = __byte_perm(win.w[a], 0u, 0x4240u);
         hi[a] = __byte_perm(win.w[a], 0u, 0x4341u);
       }
-      uint2 *out = (uint2 *)s_h + rr * JF_H16_ROW + q;
+      uint2 *out = (uint2 *)s_h + rr * JET_FILTER_H16_ROW + q;
       out[0 * (TW / EPT)] = jf_hword<K, NC, HPc, 0>(lo, hi, p);
       out[1 * (TW / EPT)] = jf_hword<K, NC, HPc, 1>(lo, hi, p);
       out[2 * (TW / EPT)] = jf_hword<K, NC, HPc, 2>(lo, hi, p);
@@ -505,13 +503,13 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
 #pragma unroll
     for (int o = 0; o < RV; o++) acc[o] = make_float4(bias, bias, bias, bias);
     const float4 *col = s_h4 + g * RV * nslot + s;
-    const uint2 *col16 = (const uint2 *)s_h + g * RV * JF_H16_ROW + s;
+    const uint2 *col16 = (const uint2 *)s_h + g * RV * JET_FILTER_H16_ROW + s;
     if (K && sizeof(T) == 1 && JF_BOX_SUMS && p.mode == JET_FILTER_MODE_BOX8) {
-      jf_box_rows<K ? K : 1, RV>(col16, JF_H16_ROW, p.ibias, acc);
+      jf_box_rows<K ? K : 1, RV>(col16, JET_FILTER_H16_ROW, p.ibias, acc);
     } else if (K) {
 #pragma unroll
       for (int jr = 0; jr < RV + (K ? K : 1) - 1; jr++) {
-        float4 v = sizeof(T) == 1 ? jf_unpack16(col16[jr * JF_H16_ROW]) : col[jr * nslot];
+        float4 v = sizeof(T) == 1 ? jf_unpack16(col16[jr * JET_FILTER_H16_ROW]) : col[jr * nslot];
 #pragma unroll
         for (int o = 0; o < RV; o++)
           if (jr - o >= 0 && jr - o < K) jf_fma4<T>(acc[o], p.w[(jr - o) & 31], v);
