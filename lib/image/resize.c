@@ -179,8 +179,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     kx = kx < 2 ? 2 : kx;
     ky = ky < 2 ? 2 : ky;
     long long kk = kx > ky ? kx : ky;
-    if (kk == 3 && kx != ky) /* 3 source pixels on one axis, 2 on the other */
-      snprintf(name, sizeof name, "jet_resize_%s_area_k%dx%d", kind, (int)kx, (int)ky);
+    if (kx == 3 && ky == 2) /* 3 source columns, 2 rows (resize.cu: AREA_KS) */
+      snprintf(name, sizeof name, "jet_resize_%s_area_k3x2", kind);
     else if (kk <= 4)
       snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
   }

@@ -215,7 +215,7 @@ TEST(gpu_resize_enlarge_paths) {
 /* Area downscales whose windows meet at most 2 to 4 source pixels per axis
  * (the tabulated-weight kernels, area_k): factors 2/3, 3/4, 1/2 and 1/3,
  * arbitrary ratios under 2 (3 pixels) and under 3 (4 pixels), axes of
- * different window sizes (3 x 2 and 2 x 3 have their own kernels), odd and
+ * different window sizes (3 x 2 has its own kernel), odd and
  * large sizes; every pixel format in every layout. */
 TEST(gpu_resize_area_windows) {
   REQUIRE_GPU();
@@ -228,7 +228,7 @@ TEST(gpu_resize_area_windows) {
       {40, 26, 20, 13}, {17, 9, 16, 8},    {2, 3, 1, 2},     {1921, 1081, 1281, 721},
       {1920, 1080, 1280, 720}, {2560, 1440, 1920, 1080}, {89, 40, 30, 14}, {25, 16, 9, 7},
       {1280, 720, 427, 240},
-      /* 3 source pixels across and 2 down (k3x2), and the transpose (k2x3) */
+      /* 3 source pixels across and 2 down (k3x2), and the transpose (k3) */
       {41, 30, 27, 20}, {30, 41, 20, 27}, {1280, 720, 853, 480}, {1081, 1921, 721, 1281},
       {2560, 1440, 1707, 960},
   };
