@@ -5,6 +5,8 @@
 #include <stdint.h>
 
 #include "test_resize_util.h"
+#include "internal.h"
+#include "jetrt_kernels.h"
 
 /* sw, sh, dw, dh: up- and down-scales, odd ratios, identity, 1x1, and odd
  * integer factors (1/3, 1/5: every row centre on a source row). */
@@ -238,6 +240,14 @@ TEST(gpu_resize_area_windows) {
         if (cases[i][0] * cases[i][1] > 100000 && (f + (size_t)which + i) % 4) continue;
         CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], JET_INTERP_AREA, which) == 0);
       }
+  /* The _ptx run of this test (JET_KERNEL_PATH=ptx): the module came from its
+   * PTX image, which has no area_k3x2, so the 3 x 2 cases took area_k3. */
+  const char *kp = getenv("JET_KERNEL_PATH");
+  if (kp && strcmp(kp, "ptx") == 0) {
+    jet_kernel_path path;
+    CHECK_OK(jet__builtin_path(ctx, &jet__images_resize, &path, __func__));
+    CHECK(path == JET_KERNEL_PATH_PTX);
+  }
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
