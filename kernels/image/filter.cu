@@ -18,12 +18,13 @@
  * to 256: at most 255 * 256; box: at most 7 * 255). s_h keeps those packed
  * words (s_h16, 16-bit lanes); the runtime-k kernel's s_h has the sums H as
  * plain integers. The vertical pass reads each H as a float bit for bit
- * (unpacked to 32 bits), that is H * 2^-149 (subnormal or, from 2^23, the lowest binade, where
- * the spacing is still 2^-149): every float sum of such values below 2^24
- * units is exact, so a float FMA (subnormals kept: fma.rn.f32 without .ftz)
- * does one integer tap a sample at full rate and the result's bits are the
- * integer sum S + bias (< 2^24) with no conversion at either end. The
- * Gaussian output (S + 2^15) >> 16 is then byte 2 of those bits.
+ * (unpacked to 32 bits), that is H * 2^-149 (subnormal or, from 2^23, the
+ * lowest binade, where the spacing is still 2^-149): every float sum of such
+ * values below 2^24 units is exact, so a float FMA (subnormals kept:
+ * fma.rn.f32 without .ftz) does one integer tap a sample at full rate and the
+ * result's bits are the integer sum S + bias (< 2^24) with no conversion at
+ * either end. The Gaussian output (S + 2^15) >> 16 is then byte 2 of those
+ * bits.
  * k = 3, 5, 7 have unrolled kernels that keep the windows in registers; other
  * sizes take a runtime-k kernel.
  */

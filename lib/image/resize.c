@@ -179,10 +179,13 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     kx = kx < 2 ? 2 : kx;
     ky = ky < 2 ? 2 : ky;
     long long kk = kx > ky ? kx : ky;
-    jet_kernel_path path = JET_KERNEL_PATH_PTX;
-    if (kx == 3 && ky == 2) /* 3 source columns, 2 rows: not in the PTX image (resize.cu: AREA_KS) */
+    int k3x2 = 0; /* 3 source columns, 2 rows: a kernel the PTX image leaves out (resize.cu: AREA_KS) */
+    if (kx == 3 && ky == 2) {
+      jet_kernel_path path;
       JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
-    if (kx == 3 && ky == 2 && path != JET_KERNEL_PATH_PTX)
+      k3x2 = path != JET_KERNEL_PATH_PTX;
+    }
+    if (k3x2)
       snprintf(name, sizeof name, "jet_resize_%s_area_k3x2", kind);
     else if (kk <= 4)
       snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
