@@ -709,7 +709,7 @@ static int cond_graph(jet_context ctx, gk *k, jet_graph_cond_type type, unsigned
   return 0;
 }
 
-TEST(gpu_graph_build_conditional_if_while) {
+TEST(gpu_graph_build_conditional_if_while_alone) {
   REQUIRE_GPU();
   jet_context ctx;
   CHECK_OK(jt_context(&ctx, 0));
@@ -1016,7 +1016,7 @@ TEST(gpu_graph_build_update_launch_cycles_alone) {
 /* Conditions set by kernels (cudaGraphSetConditional in a device-only module,
  * tests/kernels/graph_cond.cu): a WHILE that counts to a random limit, an IF
  * that follows a flag in device memory. */
-TEST(gpu_graph_build_conditional_device_set) {
+TEST(gpu_graph_build_conditional_device_set_alone) {
   REQUIRE_GPU();
   jet_context ctx;
   CHECK_OK(jt_context(&ctx, 0));
@@ -1025,7 +1025,7 @@ TEST(gpu_graph_build_conditional_device_set) {
   if (drv < 12040 || CUDART_VERSION < 12040) {
     CHECK_OK(jet_context_destroy(ctx));
     SKIP("conditional nodes need CUDA 12.4 (the refusal is checked in "
-         "gpu_graph_build_conditional_if_while)");
+         "gpu_graph_build_conditional_if_while_alone)");
   }
   gk k;
   if (load_kernels(ctx, &k)) return 1;
@@ -1043,7 +1043,7 @@ TEST(gpu_graph_build_conditional_device_set) {
   unsigned *dev, *out;
   CHECK(cudaMalloc((void **)&dev, 8) == cudaSuccess); /* dev[0]: count, dev[1]: flag */
   CHECK(cudaMallocHost((void **)&out, 4) == cudaSuccess);
-  CHECK(cudaDeviceSynchronize() == cudaSuccess); /* as in gpu_graph_build_conditional_if_while */
+  CHECK(cudaDeviceSynchronize() == cudaSuccess); /* as in the IF and WHILE test above */
   unsigned *count = dev, *flag = dev + 1;
 
   /* WHILE: reset the count, then loop until it reaches limit */
