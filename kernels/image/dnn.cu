@@ -68,11 +68,13 @@ __device__ __forceinline__ void store_px(const jet__dnn_image &im, int x, int y,
   }
 }
 
-/* clamp8((t) >> SHIFT) with t already holding the rounding half: an
- * arithmetic shift keeps negatives negative, so the clamp gives the
- * color_coeffs.h rule's value. */
-__device__ __forceinline__ u32 clamp_shift(int t) {
-  return (u32)min(max(t >> JET_CC_SHIFT, 0), 255);
+/* clamp8((a + b) >> SHIFT), a + b already holding the rounding half: the
+ * color_coeffs.h rule's value, as min(max(a + b, 0), 2^(SHIFT+8) - 1) >>
+ * SHIFT (the same integer: the shift is monotonic), which is one
+ * add-min-max (VIADDMNMX.RELU, SM 9.0) and a shift instead of an add, a
+ * shift and two min/max (the same three on older SMs). */
+__device__ __forceinline__ u32 clamp_shift(int a, int b) {
+  return (u32)__viaddmin_s32_relu(a, b, (256 << JET_CC_SHIFT) - 1) >> JET_CC_SHIFT;
 }
 
 /* Bilinear weights of the four taps 00, 01, 10, 11 (Q22, summing to 2^22).
@@ -145,9 +147,9 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__d
       const int row = j >> 1, k = 2 * px + (j & 1);
       const int u = (int)(UV[row][k] & 255u), v = (int)(UV[row][k] >> 8);
       const int yy = p.cy * (int)Y[row][k];
-      acc[0] += w[j] * clamp_shift(yy + p.crv * v + p.kr);
-      acc[1] += w[j] * clamp_shift(yy + p.kg - p.cgu * u - p.cgv * v);
-      acc[2] += w[j] * clamp_shift(yy + p.cbu * u + p.kb);
+      acc[0] += w[j] * clamp_shift(yy, p.crv * v + p.kr);
+      acc[1] += w[j] * clamp_shift(yy, p.kg - p.cgu * u - p.cgv * v);
+      acc[2] += w[j] * clamp_shift(yy, p.cbu * u + p.kb);
     }
 #pragma unroll
     for (int c = 0; c < 3; c++) out[3 * px + c] = normalise(acc[c], p.scale[c], p.bias[c]);
