@@ -219,6 +219,13 @@ jet_status jet__ctx_enter(jet_context ctx, const char *fn);
  * it stays loaded until jet_context_destroy. Thread-safe. */
 jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
                                const char *name, jet_kernel *out, const char *fn);
+/* jet__builtin_kernel of @name, or of @ptx_name where the module was loaded
+ * from its PTX image, which leaves out some speed-only kernels (kernels built
+ * with JET_IMAGE_PTX): one lookup of the module for the choice and the
+ * kernel. Thread-safe. */
+jet_status jet__builtin_kernel_or(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                                  const char *name, const char *ptx_name, jet_kernel *out,
+                                  const char *fn);
 /* How jetrt's module @set is loaded on @ctx (loading it on first use, as
  * jet__builtin_kernel does): JET_KERNEL_PATH_CUBIN, _PTX or _NVRTC. Thread-safe. */
 jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_set *set,

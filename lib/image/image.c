@@ -413,15 +413,11 @@ jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, in
 jet_status jet__image_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
                              const char *name, int count, jet_kernel *out, const char *fn) {
   if (count == 1 && !JET_COMPACT_KERNELS) {
-    jet_kernel_path path;
-    JET__TRY(jet__builtin_path(ctx, set, &path, fn));
-    if (path != JET_KERNEL_PATH_PTX) {
-      char one[96];
-      int n = snprintf(one, sizeof one, "%s_1", name);
-      if (n < 0 || (size_t)n >= sizeof one)
-        return jet__error(JET_STATUS_INTERNAL, fn, "kernel name '%s' is too long", name);
-      return jet__builtin_kernel(ctx, set, one, out, fn);
-    }
+    char one[96];
+    int n = snprintf(one, sizeof one, "%s_1", name);
+    if (n < 0 || (size_t)n >= sizeof one)
+      return jet__error(JET_STATUS_INTERNAL, fn, "kernel name '%s' is too long", name);
+    return jet__builtin_kernel_or(ctx, set, one, name, out, fn);
   }
   return jet__builtin_kernel(ctx, set, name, out, fn);
 }

@@ -106,8 +106,9 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
    * kernels give the same bytes with one load a pixel instead of four (H100,
    * 1/3: RGB8 at 4K 10.8 -> 8.9 us). Float bilinear stays: its zero-weight
    * taps still turn -0 into +0 and carry infinities and NaN. */
-  if (interp == JET_INTERP_LINEAR && !is_float && jet__centres_on_source(sl->width, dl->width) &&
-      jet__centres_on_source(sl->height, dl->height))
+  const int rows_on_src = jet__centres_on_source(sl->height, dl->height);
+  if (interp == JET_INTERP_LINEAR && !is_float && rows_on_src &&
+      jet__centres_on_source(sl->width, dl->width))
     interp = JET_INTERP_NEAREST;
   if (interp == JET_INTERP_NEAREST && sl->format == JET_FORMAT_GRAYF32) {
     /* nearest only moves whole pixels: a 4-byte float is moved as an RGBA8
@@ -125,7 +126,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   p.count = count;
   p.inv_w = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dw));
   p.inv_h = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dh));
-  p.rows_on_src = jet__centres_on_source(p.sh, p.dh);
+  p.rows_on_src = rows_on_src;
   /* one path for the whole launch: 4-byte accesses only where every pair allows them */
   p.src_vec = p.dst_vec = 1;
   for (int i = 0; i < count; i++) {
@@ -151,7 +152,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
                ((unsigned long long)p.sh + 1) * (unsigned)p.rdh < 0x80000000ull;
     if (p.area32) p.area_inv = (unsigned)((1ull << 32) / (2 * p.area_d));
   }
-  char name[48];
+  /* name, and ptx_name where the PTX image has another kernel in its place */
+  char name[48], ptx_name[48] = "";
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
   /* RGB8 bilinear from aligned rows above 1/2 across: taps from words (an
    * H100 sweep: x3/4 10-25% faster than byte loads; x1/2 and x1/3, bound by
@@ -189,16 +191,13 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     kx = kx < 2 ? 2 : kx;
     ky = ky < 2 ? 2 : ky;
     long long kk = kx > ky ? kx : ky;
-    int k3x2 = 0; /* 3 source columns, 2 rows: a kernel the PTX image leaves out (resize.cu: AREA_KS) */
     if (kx == 3 && ky == 2) {
-      jet_kernel_path path;
-      JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
-      k3x2 = path != JET_KERNEL_PATH_PTX;
-    }
-    if (k3x2)
+      /* 3 source columns, 2 rows: a kernel the PTX image leaves out (resize.cu: AREA_KS) */
       snprintf(name, sizeof name, "jet_resize_%s_area_k3x2", kind);
-    else if (kk <= 4)
+      snprintf(ptx_name, sizeof ptx_name, "jet_resize_%s_area_k3", kind);
+    } else if (kk <= 4) {
       snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
+    }
   }
   /* enlarging, 8-bit with aligned source rows and float bilinear: kernels
    * that walk rows and take each source row's taps once (rows per thread:
@@ -220,7 +219,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     row_mul = 1;
   }
   jet_kernel k;
-  JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
+  JET__TRY(jet__builtin_kernel_or(src[0]->h.ctx, &jet__images_resize, name,
+                                  ptx_name[0] ? ptx_name : name, &k, fn));
   jet_dim3 grid;
   if (!fixed_rows) {
     unsigned long long sms = jet__image_sms(src[0]->h.ctx);

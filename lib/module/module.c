@@ -379,13 +379,20 @@ jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_s
   return JET_STATUS_OK;
 }
 
-jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
-                               const char *name, jet_kernel *out, const char *fn) {
+jet_status jet__builtin_kernel_or(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                                  const char *name, const char *ptx_name, jet_kernel *out,
+                                  const char *fn) {
   jet_module m = NULL;
   JET__TRY(builtin_module(ctx, set, &m, fn));
+  if (m->info.path == JET_KERNEL_PATH_PTX) name = ptx_name;
   jet_status st = jet_module_kernel(m, name, out);
   if (st != JET_STATUS_OK) jet__error_set_hint("built-in module '%s' used by %s", set->name, fn);
   return st;
+}
+
+jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                               const char *name, jet_kernel *out, const char *fn) {
+  return jet__builtin_kernel_or(ctx, set, name, name, out, fn);
 }
 
 int jet__kernel_blocks_256(jet_kernel k) {
