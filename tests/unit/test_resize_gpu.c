@@ -290,8 +290,9 @@ static int remap_case(jet_context ctx, jet_stream st, jet_format f, int sw, int 
   ref_image_randomize(&src, jt_rand);
   long se, de;
   size_t ss, ds;
-  layout(which, f, &se, &ss, 0);
-  layout(which, f, &de, &ds, 1);
+  /* which 4: an aligned source (layout 1) into a shifted destination (2) */
+  layout(which == 4 ? 1 : which, f, &se, &ss, 0);
+  layout(which == 4 ? 2 : which, f, &de, &ds, 1);
   jtr_image s, d;
   CHECK(jtr_make(ctx, &src, se, ss, 1, &s) == 0);
   CHECK(jtr_make(ctx, &exp, de, ds, 0, &d) == 0);
@@ -337,6 +338,7 @@ static int remap_formats(const jet_format *fs, int nf, int large) {
         for (int which = 0; which < 3; which++)
           CHECK(remap_case(ctx, st, fs[i], sizes[z][0], sizes[z][1], sizes[z][2], sizes[z][3],
                            (jet_border)b, which) == 0);
+      CHECK(remap_case(ctx, st, fs[i], 17, 9, 40, 23, (jet_border)b, 4) == 0);
       if (large)
         CHECK(remap_case(ctx, st, fs[i], 1921, 1081, 1920, 1080, (jet_border)b, (i + b) % 3) == 0);
     }
