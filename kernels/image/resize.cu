@@ -796,12 +796,31 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
           u32 h[C];
 #pragma unroll
           for (int c = 0; c < C; c++) h[c] = 0;
+          if constexpr (C == 4) {
+            /* RGBA8 (aligned rows: the launcher's condition): taps in pairs,
+             * channel by channel, as 2-way dot products (weights at most
+             * rdw, under 2^16 where p.area32 holds); an odd last tap pairs
+             * with weight 0 */
 #pragma unroll
-          for (int i = 0; i < KX; i++) {
-            u32 t[C];
-            ld8<C, C == 4>(rw[j], xi(g, i), t);
+            for (int i = 0; i < KX; i += 2) {
+              const bool two = i + 1 < KX;
+              const u32 a = __ldg((const u32 *)rw[j] + xi(g, i));
+              const u32 b = two ? __ldg((const u32 *)rw[j] + xi(g, i + 1)) : 0u;
+              const u32 wgt = wx(g, i) | (two ? wx(g, i + 1) << 16 : 0u);
+              const u32 t01 = __byte_perm(a, b, 0x5140), t23 = __byte_perm(a, b, 0x7362);
+              h[0] = __dp2a_lo(wgt, t01, h[0]);
+              h[1] = __dp2a_hi(wgt, t01, h[1]);
+              h[2] = __dp2a_lo(wgt, t23, h[2]);
+              h[3] = __dp2a_hi(wgt, t23, h[3]);
+            }
+          } else {
 #pragma unroll
-            for (int c = 0; c < C; c++) h[c] += wx(g, i) * t[c];
+            for (int i = 0; i < KX; i++) {
+              u32 t[C];
+              ld8<C, false>(rw[j], xi(g, i), t);
+#pragma unroll
+              for (int c = 0; c < C; c++) h[c] += wx(g, i) * t[c];
+            }
           }
 #pragma unroll
           for (int c = 0; c < C; c++) s[g * C + c] += wy[j] * h[c];
