@@ -138,6 +138,16 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     p.src_vec &= aligned4(im->src, im->src_pitch);
     p.dst_vec &= aligned4(im->dst, im->dst_pitch);
   }
+  /* 8-bit bilinear by exactly 1/2 on both axes: every x0 is 2d with ax =
+   * ONE/2, and so on the other axis (color_coeffs.h), so the sum is
+   * (ONE^2/4 * (a + b + c + d) + 2^21) >> 22 = (a + b + c + d + 2) >> 2, the
+   * area average of the same 2 x 2 pixels ((2S + 4) / 8): the integer-factor
+   * area kernels give the same bytes from whole words (H100 A/B: GRAY8
+   * 6-15% faster, RGB8 7-13%, RGBA8 1-4%). Where their alignment does not
+   * hold, bilinear keeps its own kernels. */
+  if (interp == JET_INTERP_LINEAR && !is_float && p.sw == 2 * p.dw && p.sh == 2 * p.dh &&
+      p.src_vec && (channels != 4 || p.dst_vec))
+    interp = JET_INTERP_AREA;
   if (interp == JET_INTERP_AREA) {
     unsigned long long gx = gcd_ull((unsigned)p.sw, (unsigned)p.dw);
     unsigned long long gy = gcd_ull((unsigned)p.sh, (unsigned)p.dh);

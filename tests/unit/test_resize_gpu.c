@@ -11,13 +11,15 @@
 /* sw, sh, dw, dh: up- and down-scales, odd ratios, identity, 1x1, and odd
  * integer factors (1/3, 1/5: every row centre on a source row; 8-bit
  * bilinear takes the nearest kernels where both axes are such, and not
- * where one is 1/2). */
+ * where one is 1/2; 1/2 on both axes takes the area kernels). */
 static const int pairs[][4] = {
     {1, 1, 1, 1},     {1, 1, 2, 3},     {2, 3, 1, 1},       {2, 3, 17, 9},
     {17, 9, 2, 3},    {17, 9, 40, 23},  {40, 23, 17, 9},    {17, 9, 17, 9},
     {17, 9, 1, 1},    {17, 9, 5, 9},    {1921, 1081, 640, 361}, {640, 361, 1921, 1081},
     {3840, 2160, 1920, 1080}, {1920, 1080, 640, 360}, {1285, 1085, 257, 217},
     {1920, 1080, 640, 540}, {1921, 1081, 1921, 1081},
+    /* 1/2 on both axes: 8-bit bilinear takes the area kernels from aligned rows */
+    {34, 18, 17, 9},  {1922, 1082, 961, 541},
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 
