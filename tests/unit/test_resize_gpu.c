@@ -59,8 +59,9 @@ static int resize_case(jet_context ctx, jet_stream st, jet_format f, const int *
   ref_image_randomize(&src, jt_rand);
   long se, de;
   size_t ss, ds;
-  layout(which, f, &se, &ss, 0);
-  layout(which, f, &de, &ds, 1);
+  /* which 4: an aligned source (layout 1) into a shifted destination (2) */
+  layout(which == 4 ? 1 : which, f, &se, &ss, 0);
+  layout(which == 4 ? 2 : which, f, &de, &ds, 1);
   jtr_image s, d;
   CHECK(jtr_make(ctx, &src, se, ss, 1, &s) == 0);
   CHECK(jtr_make(ctx, &exp, de, ds, 0, &d) == 0);
@@ -193,7 +194,8 @@ TEST(gpu_resize_rgba8_fast_paths) {
  * factors 2, 3/2, 4/3 and large ones, one axis only, identity, right edges
  * where the last group is partial or its window would pass the row's last
  * word, widths just under and over two 1024-pixel GRAY8 tiles, and tight
- * pitches; in every layout (2 takes the tiled kernels). */
+ * pitches; in every layout (2 takes the tiled kernels; 4 stores an aligned
+ * source's result into a shifted destination). */
 TEST(gpu_resize_enlarge_paths) {
   REQUIRE_GPU();
   jet_context ctx;
@@ -206,11 +208,14 @@ TEST(gpu_resize_enlarge_paths) {
       {7, 9, 29, 31},  {640, 360, 1280, 720}, {640, 361, 1920, 1081}, {1280, 720, 1920, 1080},
       {63, 45, 42, 30}, {41, 30, 31, 20}, {40, 26, 20, 13}, {9, 7, 5, 4}, {1921, 1081, 1281, 721},
       {1021, 13, 2047, 27}, {1050, 7, 2101, 15}, {30, 2, 61, 70},
+      /* factor 2 on both axes (GRAY8 bilinear: the x2 kernel from aligned
+       * rows), with partial last source words and odd sizes */
+      {1, 1, 2, 2}, {2, 1, 4, 2}, {13, 5, 26, 10}, {7, 9, 14, 18}, {1023, 3, 2046, 6},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
       for (int m = 0; m < 2; m++)
-        for (int which = 0; which < 4; which++) {
+        for (int which = 0; which < 5; which++) {
           if (cases[i][2] * cases[i][3] > 100000 && (f + (size_t)m + (size_t)which) % 2) continue;
           CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
         }
