@@ -231,11 +231,11 @@ jet_status jet__builtin_kernel_or(struct jet_context_s *ctx, const jet_kernel_im
 jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_set *set,
                              jet_kernel_path *path, const char *fn);
 
-/* How many blocks of 256 threads (no dynamic shared memory) of @k, a kernel
- * from jet__builtin_kernel, are resident on one SM at once (the driver's
- * occupancy, taken when the kernel was looked up); 0 if it has fewer than
- * 256 threads a block. Thread-safe. */
-int jet__kernel_blocks_256(jet_kernel k);
+/* How many blocks of min(256, its most threads a block) threads (no dynamic
+ * shared memory) of @k, a kernel from jet__builtin_kernel, are resident on
+ * one SM at once (the driver's occupancy, taken when the kernel was looked
+ * up). Thread-safe. */
+int jet__kernel_resident(jet_kernel k);
 
 /* Unload the context's built-in modules (jet_context_destroy). */
 void jet__builtins_release(struct jet_context_s *ctx);

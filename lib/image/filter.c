@@ -137,7 +137,7 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
     if (fit < th) th = fit;
   } else if (u8) {
     /* 8-bit: shorter tiles where the usual ones leave the GPU short of blocks */
-    const int resident = jet__kernel_blocks_256(k);
+    const int resident = jet__kernel_resident(k);
     const long long slots = (long long)jet__image_sms(ctx) * (resident > 0 ? resident : 1);
     const long long blocks = gx * ((h + th - 1) / th) * count;
     if (2 * blocks < 5 * slots) th = JET_FILTER_FAST_TILE_H_FEW;

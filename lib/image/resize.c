@@ -209,25 +209,26 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
     }
   }
-  /* GRAY8 bilinear by exactly 2 on both axes, aligned source rows: the x2
-   * kernel (resize.cu: resize_up2), tiles of JET_RS_UP2_TX words side by
-   * side by p.rows source rows, halved from 32 until there are 8 blocks per
-   * SM (H100, 720p to 4K sources: 4 blocks per SM up to 21% slower, 16
-   * level) */
-  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR && !is_float && channels == 1 &&
-      (long long)p.dw == 2LL * p.sw && (long long)p.dh == 2LL * p.sh && p.src_vec) {
-    snprintf(name, sizeof name, "jet_resize_u8c1_up2_linear");
+  /* GRAY8 and RGB8 bilinear by exactly 2 on both axes, aligned source rows:
+   * the x2 kernels (resize.cu: resize_up2), tiles of JET_RS_UP2_TX threads of
+   * 4 pixels side by side by p.rows source rows: whole waves of blocks, as
+   * the other bilinear walks (a rule of 8 blocks per SM left 1.2 waves with
+   * RGB8 at 4K, 4% slower than resize_up there) */
+  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR && !is_float &&
+      (channels == 1 || channels == 3) && (long long)p.dw == 2LL * p.sw &&
+      (long long)p.dh == 2LL * p.sh && p.src_vec) {
+    snprintf(name, sizeof name, "jet_resize_%s_up2_linear", kind);
     jet_kernel k;
     JET__TRY(jet__builtin_kernel_or(src[0]->h.ctx, &jet__images_resize, name, name, &k, fn));
     const int tile_w = JET_RS_UP2_TX * 4;
     const unsigned long long tx = ((unsigned long long)p.sw + (unsigned)tile_w - 1) / (unsigned)tile_w;
-    const unsigned long long sms = jet__image_sms(src[0]->h.ctx);
-    int rows = JET_RS_ROWS_UP;
-    while (rows > 2 && blocks_of(tx, p.sh, 1, rows, count) < 8 * sms) rows /= 2;
-    p.rows = rows;
+    const unsigned long long slots =
+        jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);
+    /* prologue: the rows above and at the start, loaded before the walk */
+    p.rows = slots ? jet__resize_rows_for(tx, p.sh, 1, JET_RS_ROWS_UP, count, slots, 2) : 8;
     const jet_dim3 block = {JET_RS_UP2_TX, 1, 1};
     jet_dim3 grid;
-    JET__TRY(grid_for(p.sw, p.sh, tile_w, rows, count, &grid, fn));
+    JET__TRY(grid_for(p.sw, p.sh, tile_w, p.rows, count, &grid, fn));
     void *args[] = {&p};
     return jet__launch(cu, k, grid, block, 0, args, fn);
   }
@@ -257,7 +258,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   if (!fixed_rows) {
     unsigned long long sms = jet__image_sms(src[0]->h.ctx);
     unsigned long long tx = ((unsigned long long)p.dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
-    int resident = jet__kernel_blocks_256(k);
+    int resident = jet__kernel_resident(k);
     if (up && interp == JET_INTERP_LINEAR && resident > 0) {
       /* bilinear walks are bound by instruction issue, not DRAM: whole
        * waves of blocks (an H100 A/B: RGB8 x3/2 to 3840x2160 1.73 -> 1.39x

@@ -395,8 +395,8 @@ jet_status jet__builtin_kernel(struct jet_context_s *ctx, const jet_kernel_image
   return jet__builtin_kernel_or(ctx, set, name, name, out, fn);
 }
 
-int jet__kernel_blocks_256(jet_kernel k) {
-  return k->blocks_256;
+int jet__kernel_resident(jet_kernel k) {
+  return k->resident;
 }
 
 void jet__builtins_release(struct jet_context_s *ctx) {
@@ -511,13 +511,15 @@ jet_status jet_module_kernel(jet_module m, const char *name, jet_kernel *out) {
     k = NULL;
     goto done;
   }
-  /* jetrt's own kernels size their grids by it (blocks of 256 threads, no
-   * dynamic shared memory): looked up once, here */
-  if (m->builtin && k->max_threads >= 256) {
-    r = api->cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->blocks_256, f, 256, 0);
+  /* jetrt's own kernels size their grids by it (blocks of 256 threads, or
+   * their launch bound where that is less; no dynamic shared memory):
+   * looked up once, here */
+  if (m->builtin) {
+    const int threads = k->max_threads < 256 ? k->max_threads : 256;
+    r = api->cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->resident, f, threads, 0);
     if (r != CUDA_SUCCESS) {
       st = jet__cu_error(r, __func__, "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL,
-                         "kernel '%s', 256 threads", name);
+                         "kernel '%s', %d threads", name, threads);
       free(k);
       k = NULL;
       goto done;

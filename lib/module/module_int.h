@@ -22,7 +22,7 @@ struct jet_kernel_s {
   int params;         /* parameter count; -1 when the driver cannot say */
   int max_threads;    /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
   int max_dyn_shared; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES at lookup */
-  int blocks_256;     /* jetrt's own: resident blocks per SM of 256 threads (jet__kernel_blocks_256) */
+  int resident;       /* jetrt's own: resident blocks per SM of min(256, max_threads) threads (jet__kernel_resident) */
   struct jet_kernel_s *next;
   char name[];
 };
