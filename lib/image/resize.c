@@ -219,7 +219,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       (long long)p.dh == 2LL * p.sh && p.src_vec) {
     snprintf(name, sizeof name, "jet_resize_%s_up2_linear", kind);
     jet_kernel k;
-    JET__TRY(jet__builtin_kernel_or(src[0]->h.ctx, &jet__images_resize, name, name, &k, fn));
+    JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
     const int tile_w = JET_RS_UP2_TX * 4;
     const unsigned long long tx = ((unsigned long long)p.sw + (unsigned)tile_w - 1) / (unsigned)tile_w;
     const unsigned long long slots =
