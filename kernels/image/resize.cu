@@ -218,15 +218,21 @@ struct flag_t {
 };
 
 /* Word k of a source row of nb bytes (full = nb / 4 whole words): loaded
- * whole inside the row, else assembled from its bytes (the last repeated;
- * the kernels never select those), so no load passes the row's last byte,
- * which may be the allocation's. */
+ * whole inside the row, else assembled from its bytes, so that no load passes
+ * the row's last byte, which may be the allocation's. A byte past the end is
+ * the one STEP bytes before, clamped to the row: STEP = 1 repeats the last
+ * byte (the kernels that never select those bytes), STEP = C gives the last
+ * pixel's channels (the x2 walk's right neighbours). */
+template <int STEP = 1>
 __device__ __forceinline__ u32 row_word(const u32 *row, u32 k, u32 full, u32 nb) {
   if (k < full) return __ldg(row + k);
   const u8 *b = (const u8 *)row;
   u32 w = 0;
 #pragma unroll
-  for (u32 i = 0; i < 4; i++) w |= (u32)__ldg(b + min(4 * k + i, nb - 1)) << (8 * i);
+  for (u32 i = 0; i < 4; i++) {
+    const u32 j = 4 * k + i;
+    w |= (u32)__ldg(b + min(STEP == 1 || j < nb ? j : j - STEP, nb - 1)) << (8 * i);
+  }
   return w;
 }
 
@@ -477,6 +483,26 @@ __device__ __forceinline__ u32 top_bytes(u32 a, u32 b, u32 c, u32 d) {
   return __byte_perm(__byte_perm(a, b, 0x73), __byte_perm(c, d, 0x73), 0x5410);
 }
 
+/* Two pixels of 4 8-bit channels, words a and b, blended channel by
+ * channel: acc[c] += w_a * a_c + w_b * b_c for wgt = w_a | w_b << 16
+ * (weights below 2^16), the channels paired by one byte permutation per two
+ * and each pair one 2-way dot product. */
+__device__ __forceinline__ void dp2a_c4(u32 wgt, u32 a, u32 b, u32 *acc) {
+  const u32 t01 = __byte_perm(a, b, 0x5140), t23 = __byte_perm(a, b, 0x7362);
+  acc[0] = __dp2a_lo(wgt, t01, acc[0]);
+  acc[1] = __dp2a_hi(wgt, t01, acc[1]);
+  acc[2] = __dp2a_lo(wgt, t23, acc[2]);
+  acc[3] = __dp2a_hi(wgt, t23, acc[3]);
+}
+
+/* The vertical blend of two rows' dp2a_c4 sums, wa * h0 + wb * h1 + rnd
+ * per channel, whose byte 3 is the result (the caller scales weights and
+ * rounding term so; the sums stay below 2^32), packed into one word. */
+__device__ __forceinline__ u32 blend_c4(const u32 *h0, const u32 *h1, u32 wa, u32 wb, u32 rnd) {
+  return top_bytes(wa * h0[0] + wb * h1[0] + rnd, wa * h0[1] + wb * h1[1] + rnd,
+                   wa * h0[2] + wb * h1[2] + rnd, wa * h0[3] + wb * h1[3] + rnd);
+}
+
 /* RGBA8 with 4-byte aligned rows, nearest and bilinear: every load of the
  * thread's ROWS rows is issued before the first store (the compiler cannot
  * move loads across stores to possibly aliasing memory), so a thread keeps
@@ -489,15 +515,11 @@ __device__ __forceinline__ u32 top_bytes(u32 a, u32 b, u32 c, u32 d) {
  * byte 3, and four pack with byte permutations (resize_up's arithmetic): the
  * same integers as lerp8 per channel in about half the instructions. */
 __device__ __forceinline__ u32 lerp_c4(u32 p00, u32 p01, u32 p10, u32 p11, u32 ax, u32 ay) {
-  const u32 ONE = JET_RESIZE_ONE, wgt = (ONE - ax) | ax << 16, wa = (ONE - ay) << 2, wb = ay << 2;
-  const u32 a01 = __byte_perm(p00, p01, 0x5140), a23 = __byte_perm(p00, p01, 0x7362);
-  const u32 b01 = __byte_perm(p10, p11, 0x5140), b23 = __byte_perm(p10, p11, 0x7362);
-  constexpr u32 RND = 1u << (2 * JET_RESIZE_FRAC_BITS + 1);
-  const u32 t0 = wa * __dp2a_lo(wgt, a01, 0u) + wb * __dp2a_lo(wgt, b01, 0u) + RND;
-  const u32 t1 = wa * __dp2a_hi(wgt, a01, 0u) + wb * __dp2a_hi(wgt, b01, 0u) + RND;
-  const u32 t2 = wa * __dp2a_lo(wgt, a23, 0u) + wb * __dp2a_lo(wgt, b23, 0u) + RND;
-  const u32 t3 = wa * __dp2a_hi(wgt, a23, 0u) + wb * __dp2a_hi(wgt, b23, 0u) + RND;
-  return top_bytes(t0, t1, t2, t3);
+  const u32 ONE = JET_RESIZE_ONE, wgt = (ONE - ax) | ax << 16;
+  u32 h0[4] = {0u, 0u, 0u, 0u}, h1[4] = {0u, 0u, 0u, 0u};
+  dp2a_c4(wgt, p00, p01, h0);
+  dp2a_c4(wgt, p10, p11, h1);
+  return blend_c4(h0, h1, (ONE - ay) << 2, ay << 2, 1u << (2 * JET_RESIZE_FRAC_BITS + 1));
 }
 
 __device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair, u32 &a, u32 &b) {
@@ -818,12 +840,7 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
               const bool two = i + 1 < KX;
               const u32 a = __ldg((const u32 *)rw[j] + xi(g, i));
               const u32 b = two ? __ldg((const u32 *)rw[j] + xi(g, i + 1)) : 0u;
-              const u32 wgt = wx(g, i) | (two ? wx(g, i + 1) << 16 : 0u);
-              const u32 t01 = __byte_perm(a, b, 0x5140), t23 = __byte_perm(a, b, 0x7362);
-              h[0] = __dp2a_lo(wgt, t01, h[0]);
-              h[1] = __dp2a_hi(wgt, t01, h[1]);
-              h[2] = __dp2a_lo(wgt, t23, h[2]);
-              h[3] = __dp2a_hi(wgt, t23, h[3]);
+              dp2a_c4(wx(g, i) | (two ? wx(g, i + 1) << 16 : 0u), a, b, h);
             }
           } else {
 #pragma unroll
@@ -1047,11 +1064,9 @@ __device__ __forceinline__ void resize_up(const jet__resize_params &p) {
 #pragma unroll
       for (int g = 0; g < G; g++) h[g] = v[g];
     } else {
-      const u32 t01 = __byte_perm(v[0], v[1], 0x5140), t23 = __byte_perm(v[0], v[1], 0x7362);
-      h[0] = __dp2a_lo(wgt[0], t01, 0u);
-      h[1] = __dp2a_hi(wgt[0], t01, 0u);
-      h[2] = __dp2a_lo(wgt[0], t23, 0u);
-      h[3] = __dp2a_hi(wgt[0], t23, 0u);
+#pragma unroll
+      for (int c = 0; c < 4; c++) h[c] = 0u;
+      dp2a_c4(wgt[0], v[0], v[1], h);
     }
   };
   {
@@ -1236,29 +1251,13 @@ RESIZE_UP(4, MODE_LINEAR, linear, 4)
  * walk (resize_up); 4-channel pixels the same way were not faster at 1440p
  * and 4K, and RGBA8 keeps resize_up. */
 
-/* Word k of a source row of nb bytes, whole inside the row; past its end a
- * byte is the one C bytes before (the last pixel's, for the sums' right
- * neighbours), clamped to the row. */
-template <int C>
-__device__ __forceinline__ u32 up2_word(const u32 *row, u32 k, u32 nb) {
-  if (4 * k + 3 < nb) return __ldg(row + k);
-  const u8 *b = (const u8 *)row;
-  u32 w = 0;
-#pragma unroll
-  for (u32 i = 0; i < 4; i++) {
-    const u32 j = 4 * k + i;
-    w |= (u32)__ldg(b + min(j < nb ? j : j - C, nb - 1)) << (8 * i);
-  }
-  return w;
-}
-
 /* Source row j's words for the thread whose first word is wi: its NW words,
  * the next, and the one before (none at wi = 0) last. */
 template <int C>
 __device__ __forceinline__ void up2_load(const u8 *src, u64 sp, u32 nb, int j, u32 wi, u32 *v) {
   const u32 *row = (const u32 *)(src + (u64)(u32)j * sp);
 #pragma unroll
-  for (int k = 0; k <= C; k++) v[k] = up2_word<C>(row, wi + k, nb);
+  for (int k = 0; k <= C; k++) v[k] = row_word<C>(row, wi + k, nb >> 2, nb);
   v[C + 1] = wi ? __ldg(row + wi - 1) : 0u;
 }
 
@@ -1688,6 +1687,17 @@ __device__ __forceinline__ void remap_border(const jet__remap_params &p, int c, 
 __device__ __forceinline__ void remap_border(const jet__remap_params &p, int c, u32 &v) {
   v = (u32)p.border_u8[c];
 }
+/* An aligned RGBA8 tap as one word (remap_taps<1, true, 4>): its pixel, or a
+ * CONSTANT border's four samples. */
+struct px4 {
+  u32 w;
+};
+template <int C, bool VEC> __device__ __forceinline__ void remap_ld(const u8 *row, int x, px4 *v) {
+  v[0].w = __ldg((const u32 *)row + x);
+}
+__device__ __forceinline__ void remap_border(const jet__remap_params &p, int, px4 &v) {
+  v.w = (u32)p.border_u8[0] | (u32)p.border_u8[1] << 8 | (u32)p.border_u8[2] << 16 | (u32)p.border_u8[3] << 24;
+}
 
 /* The four taps t[row][column] of the pixel whose top-left tap is (x0, y0):
  * ES-byte samples, T float for float samples and u32 for 8-bit ones. */
@@ -1718,30 +1728,6 @@ __device__ __forceinline__ void remap_taps(const jet__remap_params &p, int x0, i
           remap_ld<C, VEC>(p.src + (u64)yi[j] * p.src_pitch, xi[i], t[j][i]);
         }
       }
-  }
-}
-
-/* remap_taps for 4-byte aligned RGBA8: each tap's pixel as one word (a
- * CONSTANT border's from p.border_u8). */
-__device__ __forceinline__ void remap_words(const jet__remap_params &p, int x0, int y0, u32 (&t)[2][2]) {
-  if ((unsigned)x0 < (unsigned)(p.sw - 1) && (unsigned)y0 < (unsigned)(p.sh - 1)) {
-    const u32 *q0 = (const u32 *)(p.src + (u64)(unsigned)y0 * p.src_pitch) + (unsigned)x0;
-    const u32 *q1 = (const u32 *)((const u8 *)q0 + p.src_pitch);
-    t[0][0] = __ldg(q0);
-    t[0][1] = __ldg(q0 + 1);
-    t[1][0] = __ldg(q1);
-    t[1][1] = __ldg(q1 + 1);
-  } else {
-    const int xi[2] = {border_index(x0, p.sw, p.border), border_index(x0 + 1, p.sw, p.border)};
-    const int yi[2] = {border_index(y0, p.sh, p.border), border_index(y0 + 1, p.sh, p.border)};
-#pragma unroll
-    for (int j = 0; j < 2; j++)
-#pragma unroll
-      for (int i = 0; i < 2; i++)
-        t[j][i] = xi[i] < 0 || yi[j] < 0
-                      ? (u32)p.border_u8[0] | (u32)p.border_u8[1] << 8 | (u32)p.border_u8[2] << 16 |
-                            (u32)p.border_u8[3] << 24
-                      : __ldg((const u32 *)(p.src + (u64)yi[j] * p.src_pitch) + xi[i]);
   }
 }
 
@@ -1776,23 +1762,15 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, u8 *d, floa
      * 2^9) < 2^18), and four of them pack with byte permutations: the same
      * integers as the per-channel sums below, in about half the
      * instructions */
-    u32 t[2][2];
-    remap_words(p, x0, y0, t);
+    px4 tp[2][2][1];
+    remap_taps<1, true, 4>(p, x0, y0, tp);
+    const u32 t[2][2] = {{tp[0][0][0].w, tp[0][1][0].w}, {tp[1][0][0].w, tp[1][1][0].w}};
     const u32 S = JET_REMAP_SUBPIX, ux = (u32)ax, uy = (u32)ay;
-    const u32 wgt = (S - ux) | ux << 16, wa = (S - uy) << 14, wb = uy << 14;
-    u32 h[2][4];
-#pragma unroll
-    for (int j = 0; j < 2; j++) {
-      const u32 t01 = __byte_perm(t[j][0], t[j][1], 0x5140), t23 = __byte_perm(t[j][0], t[j][1], 0x7362);
-      h[j][0] = __dp2a_lo(wgt, t01, 0u);
-      h[j][1] = __dp2a_hi(wgt, t01, 0u);
-      h[j][2] = __dp2a_lo(wgt, t23, 0u);
-      h[j][3] = __dp2a_hi(wgt, t23, 0u);
-    }
-    u32 v[4];
-#pragma unroll
-    for (int c = 0; c < 4; c++) v[c] = wa * h[0][c] + wb * h[1][c] + (1u << (2 * JET_REMAP_BITS - 1 + 14));
-    const u32 w = top_bytes(v[0], v[1], v[2], v[3]);
+    const u32 wgt = (S - ux) | ux << 16;
+    u32 h[2][4] = {{0u, 0u, 0u, 0u}, {0u, 0u, 0u, 0u}};
+    dp2a_c4(wgt, t[0][0], t[0][1], h[0]);
+    dp2a_c4(wgt, t[1][0], t[1][1], h[1]);
+    const u32 w = blend_c4(h[0], h[1], (S - uy) << 14, uy << 14, 1u << (2 * JET_REMAP_BITS - 1 + 14));
     if (p.dst_vec) {
       *(u32 *)d = w;
     } else {
