@@ -31,6 +31,16 @@ static int aligned4(const void *p, size_t pitch) {
   return (uintptr_t)p % 4 == 0 && pitch % 4 == 0;
 }
 
+/* Whether every pair's source rows (address and pitch) are @sa-byte
+ * aligned and its destination rows @da-byte aligned. */
+static int all_aligned(const jet_image *src, const jet_image *dst, int count, size_t sa, size_t da) {
+  for (int i = 0; i < count; i++)
+    if ((uintptr_t)src[i]->plane[0] % sa || src[i]->layout.plane[0].pitch % sa ||
+        (uintptr_t)dst[i]->plane[0] % da || dst[i]->layout.plane[0].pitch % da)
+      return 0;
+  return 1;
+}
+
 static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
   while (b) {
     unsigned long long t = a % b;
@@ -208,6 +218,19 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     } else if (kk <= 4) {
       snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
     }
+  }
+  /* GRAYF32 bilinear or area by exactly 1/2 on both axes, 16-byte aligned
+   * source rows and 8-byte aligned destination rows: both the mean of a 2 x 2
+   * block (resize.cu: jet_resize_f32c1_half), 2 pixels a thread, tiles of
+   * 2 * TX by TY */
+  if (!JET_COMPACT_KERNELS && is_float && channels == 1 && interp != JET_INTERP_NEAREST &&
+      p.sw == 2 * p.dw && p.sh == 2 * p.dh && all_aligned(src, dst, count, 16, 8)) {
+    jet_kernel k;
+    JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, "jet_resize_f32c1_half", &k, fn));
+    jet_dim3 grid;
+    JET__TRY(grid_for(p.dw, p.dh, 2 * JET_RS_TX, JET_RS_TY, count, &grid, fn));
+    void *args[] = {&p};
+    return jet__launch(cu, k, grid, block_dim, 0, args, fn);
   }
   /* GRAY8 and RGB8 bilinear by exactly 2 on both axes, aligned source rows:
    * the x2 kernels (resize.cu: resize_up2), tiles of JET_RS_UP2_TX threads of

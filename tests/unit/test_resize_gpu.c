@@ -224,6 +224,33 @@ TEST(gpu_resize_enlarge_paths) {
   return 0;
 }
 
+/* Exactly 1/2 on both axes, bilinear and area, every format in every layout:
+ * GRAYF32 from 16-byte aligned source rows into 8-byte aligned destination
+ * rows takes its own kernel (2 pixels a thread; odd widths end on a single
+ * pixel), the other layouts and formats the general ones. */
+TEST(gpu_resize_half) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {
+      {2, 2, 1, 1},     {4, 2, 2, 1},      {6, 2, 3, 1},         {34, 18, 17, 9},
+      {130, 6, 65, 3},  {256, 34, 128, 17}, {1922, 1082, 961, 541}, {2560, 1440, 1280, 720},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
+      for (int m = JET_INTERP_LINEAR; m <= JET_INTERP_AREA; m++)
+        for (int which = 0; which < 5; which++) {
+          int large = cases[i][0] * cases[i][1] > 100000;
+          if (large && sweep_formats[f] != JET_FORMAT_GRAYF32 && (f + (size_t)which) % 3) continue;
+          CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
+        }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* Area downscales whose windows meet at most 2 to 4 source pixels per axis
  * (the tabulated-weight kernels, area_k): factors 2/3, 3/4, 1/2 and 1/3,
  * arbitrary ratios under 2 (3 pixels) and under 3 (4 pixels), axes of
