@@ -111,6 +111,28 @@ __device__ __forceinline__ df df_prod(float x, float y) {
   return {__fadd_rn(0.0f, p), __fadd_rn(0.0f, __fmaf_rn(x, y, -p))};
 }
 
+/* w0 * a + w1 * b with both products' rounding errors kept: the horizontal
+ * sum of a float bilinear row (integer weights below 2^12). */
+__device__ __forceinline__ df df_lerp(float w0, float a, float w1, float b) {
+  df h;
+  h.hi = __fmul_rn(w0, a);
+  h.lo = __fmaf_rn(w0, a, -h.hi);
+  df_add_prod(h, w1, b);
+  return h;
+}
+
+/* The float bilinear value (w0 * h0 + w1 * h1) / ONE^2 of two rows'
+ * horizontal sums (df_lerp), compensated as resize_f32's four-term sum. */
+__device__ __forceinline__ float df_blend(df h0, df h1, float w0, float w1) {
+  df s;
+  s.hi = __fmul_rn(w0, h0.hi);
+  s.lo = __fmaf_rn(w0, h0.hi, -s.hi);
+  df_add_prod(s, w1, h1.hi);
+  s.lo = __fmaf_rn(w0, h0.lo, s.lo);
+  s.lo = __fmaf_rn(w1, h1.lo, s.lo);
+  return __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
+}
+
 /* ------------------------------------------------------------ coordinates */
 
 __device__ __forceinline__ int nearest_index(int d, int dn, int sn, bool fit32) {
@@ -1420,11 +1442,7 @@ __device__ __forceinline__ void resize_up_f32(const jet__resize_params &p) {
   };
   auto hsum = [&](df *h) {
 #pragma unroll
-    for (int c = 0; c < C; c++) {
-      h[c].hi = __fmul_rn(wx0, na[c]);
-      h[c].lo = __fmaf_rn(wx0, na[c], -h[c].hi);
-      df_add_prod(h[c], wx1, nb[c]);
-    }
+    for (int c = 0; c < C; c++) h[c] = df_lerp(wx0, na[c], wx1, nb[c]);
   };
   {
     const int jl = min(ys[nr - 1] + 1, last);
@@ -1452,15 +1470,7 @@ __device__ __forceinline__ void resize_up_f32(const jet__resize_params &p) {
     }
     const float wy1 = (float)ya[r], wy0 = ONE - wy1;
 #pragma unroll
-    for (int c = 0; c < C; c++) {
-      df s;
-      s.hi = __fmul_rn(wy0, h0[c].hi);
-      s.lo = __fmaf_rn(wy0, h0[c].hi, -s.hi);
-      df_add_prod(s, wy1, h1[c].hi);
-      s.lo = __fmaf_rn(wy0, h0[c].lo, s.lo);
-      s.lo = __fmaf_rn(wy1, h1[c].lo, s.lo);
-      q[c] = __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
-    }
+    for (int c = 0; c < C; c++) q[c] = df_blend(h0[c], h1[c], wy0, wy1);
   }
 }
 
@@ -1472,6 +1482,80 @@ extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_f32c1_up_lin
 extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_f32c3_up_linear(jet__resize_params p) {
   jet_pdl_enter();
   resize_up_f32<3>(p);
+}
+
+/* GRAYF32 bilinear by exactly 2 on both axes (jet_resize_f32c1_up2_linear,
+ * chosen by the launcher for 8-byte aligned source rows and 16-byte aligned
+ * destination rows). As in resize_up2, destination column 2k takes source
+ * columns k - 1 and k with weights ONE/4 and 3 ONE/4, column 2k + 1 columns k
+ * and k + 1 with 3 ONE/4 and ONE/4 (indices clamped at the edges, where
+ * the exact sums equal the clamped coordinates'), rows alike. A thread takes
+ * 2 source columns (4 destination columns, one 16-byte store a row) and
+ * walks p.rows source rows, 2 destination rows each, keeping three rows'
+ * horizontal sums and loading the next row one step before its sums; the
+ * sums are resize_up_f32's (df_lerp, df_blend). */
+extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up2_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  const jet__resize_image &im = p.img[blockIdx.z];
+  int bx, by;
+  tile_of(p.sw, 2 * JET_RS_UP2_TX, bx, by, p.rows);
+  const int k = bx + 2 * (int)threadIdx.x, nr = min(p.rows, p.sh - by);
+  if (k >= p.sw || nr <= 0) return;
+  const float Q = (float)(JET_RESIZE_ONE / 4), T = (float)(3 * JET_RESIZE_ONE / 4);
+  const int lastx = p.sw - 1, lasty = p.sh - 1;
+  const bool two = k < lastx; /* source columns k and k + 1: 4 destination columns */
+  const int kl = max(k - 1, 0), kr = min(k + 2, lastx);
+  const u8 *const src = im.src;
+  const u64 sp = im.src_pitch, dp = im.dst_pitch;
+  /* v: source columns k - 1 .. k + 2 (clamped) of the next row */
+  float v[4];
+  auto ld = [&](int j) {
+    const float *row = (const float *)(src + (u64)j * sp);
+    if (two) {
+      const float2 m = __ldg((const float2 *)(row + k));
+      v[1] = m.x;
+      v[2] = m.y;
+    } else {
+      v[1] = v[2] = __ldg(row + k);
+    }
+    v[0] = __ldg(row + kl);
+    v[3] = __ldg(row + kr);
+  };
+  auto hsum = [&](df *h) {
+    h[0] = df_lerp(Q, v[0], T, v[1]);
+    h[1] = df_lerp(T, v[1], Q, v[2]);
+    h[2] = df_lerp(Q, v[1], T, v[2]);
+    h[3] = df_lerp(T, v[2], Q, v[3]);
+  };
+  auto store = [&](float *q, const df *h0, const df *h1, float w0, float w1) {
+    const float o0 = df_blend(h0[0], h1[0], w0, w1), o1 = df_blend(h0[1], h1[1], w0, w1);
+    if (two)
+      *(float4 *)q = make_float4(o0, o1, df_blend(h0[2], h1[2], w0, w1), df_blend(h0[3], h1[3], w0, w1));
+    else
+      *(float2 *)q = make_float2(o0, o1);
+  };
+  /* ha, hb, hc: the sums of source rows j - 1, j and j + 1 (clamped) */
+  df ha[4], hb[4], hc[4];
+  ld(max(by - 1, 0));
+  hsum(ha);
+  ld(by);
+  hsum(hb);
+  ld(min(by + 1, lasty));
+  float *q = (float *)(im.dst + (u64)(2 * by) * dp) + 2 * k;
+#pragma unroll 1
+  for (int r = 0; r < nr; r++) {
+    hsum(hc);
+    ld(min(by + r + 2, lasty));
+    store(q, ha, hb, Q, T);
+    q = (float *)((u8 *)q + dp);
+    store(q, hb, hc, T, Q);
+    q = (float *)((u8 *)q + dp);
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      ha[c] = hb[c];
+      hb[c] = hc[c];
+    }
+  }
 }
 #endif
 

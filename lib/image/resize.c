@@ -232,18 +232,22 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     void *args[] = {&p};
     return jet__launch(cu, k, grid, block_dim, 0, args, fn);
   }
-  /* GRAY8 and RGB8 bilinear by exactly 2 on both axes, aligned source rows:
-   * the x2 kernels (resize.cu: resize_up2), tiles of JET_RS_UP2_TX threads of
-   * 4 pixels side by side by p.rows source rows: whole waves of blocks, as
-   * the other bilinear walks (a rule of 8 blocks per SM left 1.2 waves with
-   * RGB8 at 4K, 4% slower than resize_up there) */
-  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR && !is_float &&
-      (channels == 1 || channels == 3) && (long long)p.dw == 2LL * p.sw &&
-      (long long)p.dh == 2LL * p.sh && p.src_vec) {
+  /* GRAY8 and RGB8 bilinear by exactly 2 on both axes from aligned source
+   * rows, and GRAYF32 from 8-byte aligned source rows into 16-byte aligned
+   * destination rows: the x2 kernels (resize.cu: resize_up2,
+   * jet_resize_f32c1_up2_linear), tiles of JET_RS_UP2_TX threads of 4 bytes
+   * (8-bit) or 2 floats side by side by p.rows source rows: whole waves of
+   * blocks, as the other bilinear walks (a rule of 8 blocks per SM left 1.2
+   * waves with RGB8 at 4K, 4% slower than resize_up there) */
+  const int up2_f32 = is_float && channels == 1 && all_aligned(src, dst, count, 8, 16);
+  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR &&
+      (is_float ? up2_f32 : (channels == 1 || channels == 3) && p.src_vec) &&
+      (long long)p.dw == 2LL * p.sw && (long long)p.dh == 2LL * p.sh) {
     snprintf(name, sizeof name, "jet_resize_%s_up2_linear", kind);
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
-    const int tile_w = JET_RS_UP2_TX * 4;
+    /* source pixels a thread: 4 bytes' worth (8-bit), 2 floats (GRAYF32) */
+    const int tile_w = JET_RS_UP2_TX * (is_float ? 2 : 4);
     const unsigned long long tx = ((unsigned long long)p.sw + (unsigned)tile_w - 1) / (unsigned)tile_w;
     const unsigned long long slots =
         jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);

@@ -341,18 +341,20 @@ TEST(gpu_resize_batch_float) {
   REQUIRE_GPU();
   if (rs_format(JET_FORMAT_GRAYF32)) return 1;
   if (rs_format(JET_FORMAT_RGBF32)) return 1;
-  /* GRAYF32 by exactly 1/2 with every image created or 16-byte pitched:
-   * the whole batch takes the 2 x 2 mean kernel (an odd width included) */
+  /* GRAYF32 by exactly 1/2 and 2 with every image created or 16-byte
+   * pitched: the whole batch takes the 2 x 2 mean kernel or the x2 walk (odd
+   * widths included) */
   jet_context ctx;
   CHECK_OK(jt_context(&ctx, 0));
   jet_stream st;
   CHECK_OK(jet_stream_create(ctx, NULL, &st));
-  static const int half[][4] = {{34, 18, 17, 9}, {1920, 1080, 960, 540}};
-  for (int i = 0; i < 2; i++)
-    for (int m = JET_INTERP_LINEAR; m <= JET_INTERP_AREA; m++)
+  static const int exact[][4] = {
+      {34, 18, 17, 9}, {1920, 1080, 960, 540}, {17, 9, 34, 18}, {641, 361, 1282, 722}};
+  for (int i = 0; i < 4; i++)
+    for (int m = JET_INTERP_LINEAR; m <= (i < 2 ? JET_INTERP_AREA : JET_INTERP_LINEAR); m++)
       for (int force = 0; force < 2; force++)
-        CHECK(rs_batch(ctx, st, JET_FORMAT_GRAYF32, half[i], (jet_interp)m,
-                       i ? 4 : JET_IMAGE_BATCH_MAX, force) == 0);
+        CHECK(rs_batch(ctx, st, JET_FORMAT_GRAYF32, exact[i], (jet_interp)m,
+                       i & 1 ? 4 : JET_IMAGE_BATCH_MAX, force) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
