@@ -534,11 +534,6 @@ __device__ __forceinline__ u32 blend_c4(const u32 *h0, const u32 *h1, u32 wa, u3
                    wa * h0[2] + wb * h1[2] + rnd, wa * h0[3] + wb * h1[3] + rnd);
 }
 
-/* RGBA8 with 4-byte aligned rows, nearest and bilinear: every load of the
- * thread's ROWS rows is issued before the first store (the compiler cannot
- * move loads across stores to possibly aliasing memory), so a thread keeps
- * up to 4 * ROWS taps in flight. Adjacent bilinear taps (x0 even, x1 = x0+1)
- * are one 8-byte load when the rows are 8-byte aligned. */
 /* lerp8 of the 4 channels of pixel words p00..p11: a row's two taps pair up
  * channel by channel (one byte permutation per two channels) and
  * (ONE - ax) * a + ax * b is a 2-way dot product; the vertical sum, with
@@ -564,6 +559,11 @@ __device__ __forceinline__ void ld_pair(const u8 *row, int x0, int x1, bool pair
   }
 }
 
+/* RGBA8 with 4-byte aligned rows, nearest and bilinear: every load of the
+ * thread's ROWS rows is issued before the first store (the compiler cannot
+ * move loads across stores to possibly aliasing memory), so a thread keeps
+ * up to 4 * ROWS taps in flight. Adjacent bilinear taps (x0 even, x1 = x0+1)
+ * are one 8-byte load when the rows are 8-byte aligned. */
 template <int MODE>
 __device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
