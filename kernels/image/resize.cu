@@ -44,6 +44,10 @@
  * GRAYF32 bilinear and area by exactly 1/2 from aligned rows take the mean
  * of each 2 x 2 block, 2 pixels a thread (jet_resize_f32c1_half).
  *
+ * Bilinear and area by exactly 2/3 or 3/4 on both axes from aligned rows
+ * take fixed weights per group of 3 or 4 source pixels, whole words, no
+ * tables (jet_resize_{u8,f32}c*_{linear,area}_r{32,43}, see resize_frac).
+ *
  * A batch (jet_resize_batch) is one launch: blockIdx.z picks the pair,
  * p.img[blockIdx.z] its planes; a single resize is a batch of one.
  *
@@ -923,6 +927,229 @@ AREA_KS(3, u8c3, false, 3)
 AREA_KS(4, u8c4, false, 4)
 AREA_KS(1, f32c1, true, 4)
 AREA_KS(3, f32c3, true, 3)
+#endif
+
+/* Bilinear and area by exactly RD/RS on both axes, RS/RD = 3/2 or 4/3
+ * (sw = RS * gx, dw = RD * gx, and the same down;
+ * jet_resize_{u8,f32}c*_{linear,area}_r{32,43}, chosen by the launcher for
+ * aligned rows): the taps repeat every RS source pixels, so a group of RS
+ * source pixels makes RD destination pixels with fixed weights (frac_w) and
+ * no tables. A thread takes a unit of P groups across (P = 4 for 1- and
+ * 3-channel 8-bit, so that the unit is RS * C source words and RD * C
+ * destination words; else 1) and RS source rows, all loaded before the first
+ * sum, and writes RD rows (3 channels: one destination row from its 2 source
+ * rows, ROWWISE). A unit past the last whole group (gx not a multiple of P) reads
+ * its words inside the row (row_word) and stores only its groups. Tiles of
+ * TX units by blockDim.y (1 to TY, the launcher's) row groups or rows.
+ *
+ * The sums and rounding are the general kernels', term for term. Bilinear:
+ * color_coeffs.h's weights, whose fractions lin_coord gives as
+ * floor(ONE * frac(((2d+1) * RS - RD) / (2 * RD))) for every d of the same
+ * phase, with both taps inside the group and the image (no clamping at
+ * these factors); 8-bit (S + ONE^2/2) / ONE^2, float resize_f32_linear's
+ * four compensated products times 1/ONE^2. Area: area_k's overlaps (both
+ * taps weighted, D = RS^2), the same integers for 8-bit and the same
+ * compensated row sums for float. Both 8-bit roundings are (2S + D) / (2D),
+ * D = ONE^2 for bilinear. */
+__host__ __device__ constexpr int frac_w(int mode, int rs, int rd, int d, int i) {
+  if (mode == MODE_AREA) {
+    /* overlap of source pixel i ([i*rd, (i+1)*rd)) with window d ([d*rs, (d+1)*rs)) */
+    const int lo = i * rd > d * rs ? i * rd : d * rs, hi = (i + 1) * rd < (d + 1) * rs ? (i + 1) * rd : (d + 1) * rs;
+    return hi > lo ? hi - lo : 0;
+  }
+  const int n = (2 * d + 1) * rs - rd, x0 = n / (2 * rd), ax = (n % (2 * rd)) * JET_RESIZE_ONE / (2 * rd);
+  return i == x0 ? JET_RESIZE_ONE - ax : i == x0 + 1 ? ax : 0;
+}
+
+/* The rows k of source row group that destination row J of the group
+ * weights: K0 and K0 + 1 at these factors (frac_k0) */
+__host__ __device__ constexpr int frac_k0(int mode, int rs, int rd, int j) {
+  return frac_w(mode, rs, rd, j, 0) ? 0 : frac_w(mode, rs, rd, j, 1) ? 1 : frac_w(mode, rs, rd, j, 2) ? 2 : 3;
+}
+
+/* Destination row J of a unit from its source rows K0.. (w[k - K0], SW
+ * words each) into dst; n whole groups (P: all, whole words stored). */
+template <int C, int RS, int RD, int MODE, bool F32, int P, int SW, int J, int K0, int NR>
+__device__ __forceinline__ void frac_row(const u32 (&w)[NR][SW], u8 *dst, int n) {
+  constexpr int DW = SW / RS * RD;
+  constexpr u32 D = MODE == MODE_AREA ? RS * RS : JET_RESIZE_ONE * JET_RESIZE_ONE;
+  if constexpr (F32) {
+    float *q = (float *)dst;
+#pragma unroll
+    for (int o = 0; o < RD * C; o++) {
+      const int d = o / C, c = o % C;
+      auto v = [&](int k, int i) { return __uint_as_float(w[k - K0][i * C + c]); };
+      df s;
+      bool first = true;
+#pragma unroll
+      for (int k = K0; k < K0 + NR; k++) {
+        const int wy = frac_w(MODE, RS, RD, J, k);
+        if (wy == 0) continue;
+        if constexpr (MODE == MODE_LINEAR) {
+          /* resize_f32_linear's order: w00, w01, w10, w11, exact products of integers */
+#pragma unroll
+          for (int i = 0; i < RS; i++) {
+            const int wx = frac_w(MODE, RS, RD, d, i);
+            if (wx == 0) continue;
+            const float wt = (float)(wx * wy);
+            if (first)
+              s = df_prod(wt, v(k, i));
+            else
+              df_add_prod(s, wt, v(k, i));
+            first = false;
+          }
+        } else {
+          df h;
+          bool hfirst = true;
+#pragma unroll
+          for (int i = 0; i < RS; i++) {
+            const int wx = frac_w(MODE, RS, RD, d, i);
+            if (wx == 0) continue;
+            if (hfirst)
+              h = df_prod((float)wx, v(k, i));
+            else
+              df_add_prod(h, (float)wx, v(k, i));
+            hfirst = false;
+          }
+          if (first) {
+            s = df_prod((float)wy, h.hi);
+            df_add_prod(s, (float)wy, h.lo);
+          } else {
+            df_add_prod(s, (float)wy, h.hi);
+            df_add_prod(s, (float)wy, h.lo);
+          }
+          first = false;
+        }
+      }
+      /* x / 2^k and x * 2^-k round the same real number: the same float */
+      q[o] = D & (D - 1) ? __fdiv_rn(df_value(s), (float)D) : __fmul_rn(df_value(s), 1.0f / D);
+    }
+  } else {
+    u32 out[DW];
+#pragma unroll
+    for (int o = 0; o < DW; o++) out[o] = 0;
+#pragma unroll
+    for (int o = 0; o < DW * 4; o++) {
+      const int g = o / (RD * C), d = o / C % RD, c = o % C;
+      u32 s = 0;
+#pragma unroll
+      for (int k = K0; k < K0 + NR; k++) {
+        const u32 wy = (u32)frac_w(MODE, RS, RD, J, k);
+        if (wy == 0) continue;
+        u32 h = 0;
+#pragma unroll
+        for (int i = 0; i < RS; i++) {
+          const int b = (g * RS + i) * C + c;
+          h += (u32)frac_w(MODE, RS, RD, d, i) * ((w[k - K0][b / 4] >> (8 * (b % 4))) & 255u);
+        }
+        s += wy * h;
+      }
+      out[o / 4] |= ((2u * s + D) / (2u * D)) << (8 * (o % 4));
+    }
+    if (P == 1 || n == P) {
+#pragma unroll
+      for (int o = 0; o < DW; o++) ((u32 *)dst)[o] = out[o];
+    } else {
+#pragma unroll
+      for (int o = 0; o < DW * 4; o++)
+        if (o < n * RD * C) dst[o] = (u8)(out[o / 4] >> (8 * (o % 4)));
+    }
+  }
+}
+
+/* NR source rows from row K0 of a unit (SW words each) into w; 16-byte
+ * loads where the unit is whole 16-byte words (4/3) and the rows allow
+ * (v16): a warp's 4-byte loads of 16- or 48-byte units each touch 16 or 32
+ * sectors for 4 or 1.5 of data */
+template <int P, int SW, int NR>
+__device__ __forceinline__ void frac_load(const u8 *src, u64 pitch, int n, u32 nb, bool v16, u32 (&w)[NR][SW]) {
+  if (SW % 4 == 0 && v16 && (P == 1 || n == P)) {
+#pragma unroll
+    for (int k = 0; k < NR; k++)
+#pragma unroll
+      for (int i = 0; i < SW / 4; i++) {
+        const uint4 q = __ldg((const uint4 *)(src + (u64)k * pitch) + i);
+        w[k][4 * i] = q.x;
+        w[k][4 * i + 1] = q.y;
+        w[k][4 * i + 2] = q.z;
+        w[k][4 * i + 3] = q.w;
+      }
+  } else if (P == 1 || n == P) {
+#pragma unroll
+    for (int k = 0; k < NR; k++)
+#pragma unroll
+      for (int i = 0; i < SW; i++) w[k][i] = __ldg((const u32 *)(src + (u64)k * pitch) + i);
+  } else {
+#pragma unroll
+    for (int k = 0; k < NR; k++)
+#pragma unroll
+      for (int i = 0; i < SW; i++) w[k][i] = row_word((const u32 *)(src + (u64)k * pitch), i, nb / 4, nb);
+  }
+}
+
+/* One destination row of a group alone (ROWWISE): its two source rows */
+template <int C, int RS, int RD, int MODE, bool F32, int P, int SW, int J>
+__device__ __forceinline__ void frac_one(const u8 *src, u64 pitch, int n, u32 nb, bool v16, u8 *dst) {
+  constexpr int K0 = frac_k0(MODE, RS, RD, J);
+  u32 w[2][SW];
+  frac_load<P, SW, 2>(src + (u64)K0 * pitch, pitch, n, nb, v16, w);
+  frac_row<C, RS, RD, MODE, F32, P, SW, J, K0, 2>(w, dst, n);
+}
+
+template <int C, int RS, int RD, int MODE, bool F32>
+__device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
+  constexpr int P = F32 || C == 4 ? 1 : 4, SW = RS * C * P * (F32 ? 4 : 1) / 4, DW = SW / RS * RD;
+  /* 3-channel units are 3 * RS words a row: a thread per destination row
+   * (loading its 2 source rows) keeps the registers of a whole row group
+   * (4 x 12 words) from halving the resident warps, or spilling */
+  constexpr bool ROWWISE = C == 3;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  const int gx = p.sw / RS, units = (gx + P - 1) / P;
+  int bx, by;
+  tile_of(units, TX, bx, by, (int)blockDim.y);
+  const int u = bx + (int)threadIdx.x, r = by + (int)threadIdx.y;
+  if (u >= units || r >= (ROWWISE ? p.dh : p.sh / RS)) return;
+  const int n = min(P, gx - u * P); /* whole groups in this unit */
+  const u32 nb = (u32)(n * RS * C);
+  const u64 sp = im.src_pitch, dp = im.dst_pitch;
+  const bool v16 = p.src_vec16;
+  if constexpr (ROWWISE) {
+    const int gy = r / RD, j = r - gy * RD;
+    const u8 *src = im.src + (u64)gy * RS * sp + (u64)u * (SW * 4);
+    u8 *dst = im.dst + (u64)r * dp + (u64)u * (DW * 4);
+    if (j == 0)
+      frac_one<C, RS, RD, MODE, F32, P, SW, 0>(src, sp, n, nb, v16, dst);
+    else if (j == 1)
+      frac_one<C, RS, RD, MODE, F32, P, SW, 1>(src, sp, n, nb, v16, dst);
+    else
+      frac_one<C, RS, RD, MODE, F32, P, SW, RD - 1>(src, sp, n, nb, v16, dst);
+  } else {
+    const u8 *src = im.src + (u64)r * RS * sp + (u64)u * (SW * 4);
+    u8 *dst = im.dst + (u64)r * RD * dp + (u64)u * (DW * 4);
+    u32 w[RS][SW];
+    frac_load<P, SW, RS>(src, sp, n, nb, v16, w);
+    frac_row<C, RS, RD, MODE, F32, P, SW, 0, 0, RS>(w, dst, n);
+    frac_row<C, RS, RD, MODE, F32, P, SW, 1, 0, RS>(w, dst + dp, n);
+    if constexpr (RD > 2) frac_row<C, RS, RD, MODE, F32, P, SW, 2, 0, RS>(w, dst + 2 * dp, n);
+  }
+}
+
+#define RESIZE_FRAC(C, RS, RD, MODE, mode, kind, F32)                                              \
+  extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_##kind##_##mode##_r##RS##RD(jet__resize_params p) { \
+    jet_pdl_enter();                                                                               \
+    resize_frac<C, RS, RD, MODE, F32>(p);                                                          \
+  }
+#define RESIZE_FRACS(C, kind, F32)                               \
+  RESIZE_FRAC(C, 3, 2, MODE_LINEAR, linear, kind, F32)           \
+  RESIZE_FRAC(C, 4, 3, MODE_LINEAR, linear, kind, F32)           \
+  RESIZE_FRAC(C, 3, 2, MODE_AREA, area, kind, F32)               \
+  RESIZE_FRAC(C, 4, 3, MODE_AREA, area, kind, F32)
+#ifndef JET_COMPACT_KERNELS
+RESIZE_FRACS(1, u8c1, false)
+RESIZE_FRACS(3, u8c3, false)
+RESIZE_FRACS(4, u8c4, false)
+RESIZE_FRACS(1, f32c1, true)
+RESIZE_FRACS(3, f32c3, true)
 #endif
 
 /* 8-bit enlarging (dw >= sw and dh >= sh), nearest and bilinear, 4-byte

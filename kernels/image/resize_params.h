@@ -39,6 +39,7 @@ typedef struct jet__resize_image {
 typedef struct jet__resize_params {
   int sw, sh, dw, dh;
   int src_vec, dst_vec; /* 1: 4-byte accesses of pixels are aligned (pointer and pitch) in every pair */
+  int src_vec16;        /* 1: source rows are 16-byte aligned in every pair (set for resize_frac) */
   /* floor(2^32 / (2 * dw)), floor(2^32 / (2 * dh)): the nearest and bilinear
    * coordinate divisions by reciprocal, on axes where they fit 32 bits */
   unsigned inv_w, inv_h;

@@ -27,18 +27,29 @@ static const char *pixel_kind(jet_format f, int *channels, int *is_float) {
   }
 }
 
-static int aligned4(const void *p, size_t pitch) {
-  return (uintptr_t)p % 4 == 0 && pitch % 4 == 0;
+/* Whether rows starting at @p, @pitch bytes apart, are @bytes-aligned. */
+static int aligned(const void *p, size_t pitch, size_t bytes) {
+  return (uintptr_t)p % bytes == 0 && pitch % bytes == 0;
 }
 
-/* Whether every pair's source rows (address and pitch) are @sa-byte
- * aligned and its destination rows @da-byte aligned. */
+/* Whether every pair's source rows are @sa-byte aligned and its
+ * destination rows @da-byte aligned. */
 static int all_aligned(const jet_image *src, const jet_image *dst, int count, size_t sa, size_t da) {
   for (int i = 0; i < count; i++)
-    if ((uintptr_t)src[i]->plane[0] % sa || src[i]->layout.plane[0].pitch % sa ||
-        (uintptr_t)dst[i]->plane[0] % da || dst[i]->layout.plane[0].pitch % da)
+    if (!aligned(src[i]->plane[0], src[i]->layout.plane[0].pitch, sa) ||
+        !aligned(dst[i]->plane[0], dst[i]->layout.plane[0].pitch, da))
       return 0;
   return 1;
+}
+
+/* 3 or 4 where the destination is exactly (rs - 1) / rs of the source on
+ * both axes, else 0 */
+static int frac_factor(const jet__resize_params *p) {
+  for (int rs = 3; rs <= 4; rs++)
+    if (p->sw % rs == 0 && p->sh % rs == 0 && p->dw == p->sw / rs * (rs - 1) &&
+        p->dh == p->sh / rs * (rs - 1))
+      return rs;
+  return 0;
 }
 
 static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
@@ -145,8 +156,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     im->dst = dst[i]->plane[0];
     im->src_pitch = src[i]->layout.plane[0].pitch;
     im->dst_pitch = dst[i]->layout.plane[0].pitch;
-    p.src_vec &= aligned4(im->src, im->src_pitch);
-    p.dst_vec &= aligned4(im->dst, im->dst_pitch);
+    p.src_vec &= aligned(im->src, im->src_pitch, 4);
+    p.dst_vec &= aligned(im->dst, im->dst_pitch, 4);
   }
   /* 8-bit bilinear by exactly 1/2 on both axes: every x0 is 2d with ax =
    * ONE/2, and so on the other axis (color_coeffs.h), so the sum is
@@ -175,6 +186,31 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   /* name, and ptx_name where the PTX image has another kernel in its place */
   char name[48], ptx_name[48] = "";
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
+  /* bilinear and area by exactly 2/3 or 3/4 on both axes from aligned
+   * rows: taps that repeat every 3 or 4 source pixels, fixed weights, whole
+   * words (resize.cu: resize_frac); tiles of TX units (4 groups of 3 or 4
+   * source pixels for GRAY8 and RGB8, else 1) by up to TY row groups */
+  const int rs = frac_factor(&p);
+  if (!JET_COMPACT_KERNELS && rs && interp != JET_INTERP_NEAREST && p.src_vec && p.dst_vec) {
+    snprintf(name, sizeof name, "jet_resize_%s_%s_r%d%d", kind, mode_names[interp], rs, rs - 1);
+    p.src_vec16 = all_aligned(src, dst, count, 16, 1);
+    jet_kernel k;
+    JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
+    /* a thread per unit and row group; 3 channels: per unit and destination row */
+    const int unit = !is_float && channels != 4 ? 4 : 1, groups = p.sw / rs;
+    const int units = (groups + unit - 1) / unit, rows = channels == 3 ? p.dh : p.sh / rs;
+    /* blocks of 32 x 8 threads, or fewer rows where that leaves under 2
+     * blocks per SM (a 720p GRAY8 source by 3/4 is 80 units by 180 rows) */
+    const unsigned long long tx = ((unsigned long long)units + JET_RS_TX - 1) / JET_RS_TX;
+    const unsigned long long want = 2ull * jet__image_sms(src[0]->h.ctx);
+    jet_dim3 block = {JET_RS_TX, JET_RS_TY, 1};
+    while (block.y > 1 && tx * (((unsigned long long)rows + block.y - 1) / block.y) * (unsigned)count < want)
+      block.y /= 2;
+    jet_dim3 grid;
+    JET__TRY(grid_for(units, rows, JET_RS_TX, (int)block.y, count, &grid, fn));
+    void *args[] = {&p};
+    return jet__launch(cu, k, grid, block, 0, args, fn);
+  }
   /* RGB8 bilinear from aligned rows above 1/2 across: taps from words (an
    * H100 sweep: x3/4 10-25% faster than byte loads; x1/2 and x1/3, bound by
    * memory, gain nothing) */
@@ -248,9 +284,6 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
     /* source pixels a thread: 4 bytes' worth (8-bit), 2 floats (GRAYF32) */
     const int tile_w = JET_RS_UP2_TX * (is_float ? 2 : 4);
-    const unsigned long long tx = ((unsigned long long)p.sw + (unsigned)tile_w - 1) / (unsigned)tile_w;
-    const unsigned long long slots =
-        jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);
     /* prologue: the rows above and at the start, loaded before the walk.
      * GRAYF32 and RGB8 walk 3 source rows: they wait on memory, not on
      * instructions, and shorter walks keep more in flight (H100, rows forced
@@ -259,10 +292,14 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
      * 10-19% faster (1.26 -> 1.14x, 1.19 -> 1.00x copy), level from 720p
      * and 1080p, where 2 rows were 8% slower). GRAY8 keeps the rule: 2 to 8
      * rows were 2-25% slower at most sizes. */
-    if (is_float || channels == 3)
+    if (is_float || channels == 3) {
       p.rows = 3;
-    else
+    } else {
+      const unsigned long long tx = ((unsigned long long)p.sw + (unsigned)tile_w - 1) / (unsigned)tile_w;
+      const unsigned long long slots =
+          jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);
       p.rows = slots ? jet__resize_rows_for(tx, p.sh, 1, JET_RS_ROWS_UP, count, slots, 2) : 8;
+    }
     const jet_dim3 block = {JET_RS_UP2_TX, 1, 1};
     jet_dim3 grid;
     JET__TRY(grid_for(p.sw, p.sh, tile_w, p.rows, count, &grid, fn));
@@ -435,8 +472,8 @@ jet_status jet_remap(jet_stream stream, jet_image src, jet_image dst, const floa
   p.dw = dl->width;
   p.dh = dl->height;
   p.border = (int)border;
-  p.src_vec = aligned4(p.src, sl->plane[0].pitch);
-  p.dst_vec = aligned4(p.dst, dl->plane[0].pitch);
+  p.src_vec = aligned(p.src, sl->plane[0].pitch, 4);
+  p.dst_vec = aligned(p.dst, dl->plane[0].pitch, 4);
   p.map_vec = (uintptr_t)dmap % 8 == 0 && map_pitch % 8 == 0;
   char name[32];
   snprintf(name, sizeof name, "jet_remap_%s", kind);

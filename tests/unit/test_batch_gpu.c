@@ -294,11 +294,12 @@ static int rs_batch(jet_context ctx, jet_stream st, jet_format f, const int *pr,
 }
 
 /* sw, sh, dw, dh: 1x1, 3x2, odd up- and downscales, the RGBA8 fast paths
- * (integer area factors, 2x2), a non-integer area factor (1.5) and 1921x1081. */
+ * (integer area factors, 2x2), non-integer area factors (1.5, and 4/3 of a
+ * width whose 11 groups of 4 pixels end short of a unit) and 1921x1081. */
 static const int rs_pairs[][4] = {
     {1, 1, 1, 1},          {3, 2, 1, 1},          {3, 2, 17, 9},        {17, 9, 3, 2},
     {1921, 1081, 640, 361}, {1920, 1080, 960, 540}, {1920, 1080, 1280, 720},
-    {1921, 1081, 1921, 1081}, {641, 361, 1921, 1081},
+    {1921, 1081, 1921, 1081}, {641, 361, 1921, 1081}, {44, 28, 33, 21},
 };
 #define N_RS_PAIRS ((int)(sizeof rs_pairs / sizeof rs_pairs[0]))
 

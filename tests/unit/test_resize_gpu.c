@@ -290,6 +290,35 @@ TEST(gpu_resize_area_windows) {
   return 0;
 }
 
+/* Bilinear and area by exactly 2/3 and 3/4 on both axes (resize_frac from
+ * aligned rows, the general kernels from the others): one group, a few
+ * groups short of a whole unit of 4 at the right edge, odd counts of
+ * groups, 1080p and 4K; near misses (one axis exact, or a width that is
+ * not a multiple of 3) take the general kernels. Every format in every
+ * layout; the large cases in two layouts each, rotating. */
+TEST(gpu_resize_frac) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {
+      {3, 3, 2, 2},     {4, 4, 3, 3},     {9, 6, 6, 4},         {20, 12, 15, 9},
+      {44, 28, 33, 21}, {63, 45, 42, 30}, {27, 12, 18, 9},      {9, 6, 6, 5},
+      {10, 6, 7, 4},    {1923, 1083, 1282, 722}, {1920, 1080, 1440, 810}, {3840, 2160, 2880, 1620},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
+      for (int m = JET_INTERP_LINEAR; m <= JET_INTERP_AREA; m++)
+        for (int which = 0; which < 5; which++) {
+          if (cases[i][0] * cases[i][1] > 100000 && (f + (size_t)which + i + (size_t)m) % 5 > 1) continue;
+          CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
+        }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* ------------------------------------------------------------ remap */
 
 /* A map with in-range samples, exact sub-pixel ties, integers, far
