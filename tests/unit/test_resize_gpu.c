@@ -224,31 +224,46 @@ TEST(gpu_resize_enlarge_paths) {
   return 0;
 }
 
+/* Each of @n cases in every sweep format, bilinear and area, in every
+ * layout (0 to 4) that @skips (case, format, interpolation, layout) does not
+ * leave out. */
+static int linear_area_sweep(const int (*cases)[4], size_t n,
+                             int (*skips)(size_t i, size_t f, int m, int which)) {
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  for (size_t i = 0; i < n; i++)
+    for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
+      for (int m = JET_INTERP_LINEAR; m <= JET_INTERP_AREA; m++)
+        for (int which = 0; which < 5; which++) {
+          if (cases[i][0] * cases[i][1] > 100000 && skips(i, f, m, which)) continue;
+          CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
+        }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* Large cases of gpu_resize_half: GRAYF32 in every layout, the others in
+ * one or two, rotating */
+static int half_skips(size_t i, size_t f, int m, int which) {
+  (void)i;
+  (void)m;
+  return sweep_formats[f] != JET_FORMAT_GRAYF32 && (f + (size_t)which) % 3;
+}
+
 /* Exactly 1/2 on both axes, bilinear and area, every format in every layout:
  * GRAYF32 from 16-byte aligned source rows into 8-byte aligned destination
  * rows takes its own kernel (2 pixels a thread; odd widths end on a single
  * pixel), the other layouts and formats the general ones. */
 TEST(gpu_resize_half) {
   REQUIRE_GPU();
-  jet_context ctx;
-  CHECK_OK(jt_context(&ctx, 0));
-  jet_stream st;
-  CHECK_OK(jet_stream_create(ctx, NULL, &st));
   static const int cases[][4] = {
       {2, 2, 1, 1},     {4, 2, 2, 1},      {6, 2, 3, 1},         {34, 18, 17, 9},
       {130, 6, 65, 3},  {256, 34, 128, 17}, {1922, 1082, 961, 541}, {2560, 1440, 1280, 720},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
-      for (int m = JET_INTERP_LINEAR; m <= JET_INTERP_AREA; m++)
-        for (int which = 0; which < 5; which++) {
-          int large = cases[i][0] * cases[i][1] > 100000;
-          if (large && sweep_formats[f] != JET_FORMAT_GRAYF32 && (f + (size_t)which) % 3) continue;
-          CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
-        }
-  CHECK_OK(jet_stream_destroy(st));
-  CHECK_OK(jet_context_destroy(ctx));
-  return 0;
+  return linear_area_sweep(cases, sizeof cases / sizeof cases[0], half_skips);
 }
 
 /* Area downscales whose windows meet at most 2 to 4 source pixels per axis
@@ -296,27 +311,19 @@ TEST(gpu_resize_area_windows) {
  * groups, 1080p and 4K; near misses (one axis exact, or a width that is
  * not a multiple of 3) take the general kernels. Every format in every
  * layout; the large cases in two layouts each, rotating. */
+/* large cases of gpu_resize_frac: two layouts each, rotating */
+static int frac_skips(size_t i, size_t f, int m, int which) {
+  return (f + (size_t)which + i + (size_t)m) % 5 > 1;
+}
+
 TEST(gpu_resize_frac) {
   REQUIRE_GPU();
-  jet_context ctx;
-  CHECK_OK(jt_context(&ctx, 0));
-  jet_stream st;
-  CHECK_OK(jet_stream_create(ctx, NULL, &st));
   static const int cases[][4] = {
       {3, 3, 2, 2},     {4, 4, 3, 3},     {9, 6, 6, 4},         {20, 12, 15, 9},
       {44, 28, 33, 21}, {63, 45, 42, 30}, {27, 12, 18, 9},      {9, 6, 6, 5},
       {10, 6, 7, 4},    {1923, 1083, 1282, 722}, {1920, 1080, 1440, 810}, {3840, 2160, 2880, 1620},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
-      for (int m = JET_INTERP_LINEAR; m <= JET_INTERP_AREA; m++)
-        for (int which = 0; which < 5; which++) {
-          if (cases[i][0] * cases[i][1] > 100000 && (f + (size_t)which + i + (size_t)m) % 5 > 1) continue;
-          CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
-        }
-  CHECK_OK(jet_stream_destroy(st));
-  CHECK_OK(jet_context_destroy(ctx));
-  return 0;
+  return linear_area_sweep(cases, sizeof cases / sizeof cases[0], frac_skips);
 }
 
 /* ------------------------------------------------------------ remap */
