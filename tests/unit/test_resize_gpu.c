@@ -305,17 +305,17 @@ TEST(gpu_resize_area_windows) {
   return 0;
 }
 
+/* Large cases of gpu_resize_frac: two layouts each, rotating */
+static int frac_skips(size_t i, size_t f, int m, int which) {
+  return (f + (size_t)which + i + (size_t)m) % 5 > 1;
+}
+
 /* Bilinear and area by exactly 2/3 and 3/4 on both axes (resize_frac from
  * aligned rows, the general kernels from the others): one group, a few
  * groups short of a whole unit of 4 at the right edge, odd counts of
  * groups, 1080p and 4K; near misses (one axis exact, or a width that is
  * not a multiple of 3) take the general kernels. Every format in every
  * layout; the large cases in two layouts each, rotating. */
-/* large cases of gpu_resize_frac: two layouts each, rotating */
-static int frac_skips(size_t i, size_t f, int m, int which) {
-  return (f + (size_t)which + i + (size_t)m) % 5 > 1;
-}
-
 TEST(gpu_resize_frac) {
   REQUIRE_GPU();
   static const int cases[][4] = {
