@@ -115,6 +115,16 @@ __device__ __forceinline__ df df_prod(float x, float y) {
   return {__fadd_rn(0.0f, p), __fadd_rn(0.0f, __fmaf_rn(x, y, -p))};
 }
 
+/* s = wy * h (@first) or s += wy * h, h's low part as its own product: an
+ * area sum's row of horizontal sums h (area_k, resize_frac) */
+__device__ __forceinline__ void df_add_row(df &s, bool first, float wy, df h) {
+  if (first)
+    s = df_prod(wy, h.hi);
+  else
+    df_add_prod(s, wy, h.hi);
+  df_add_prod(s, wy, h.lo);
+}
+
 /* w0 * a + w1 * b with both products' rounding errors kept: the horizontal
  * sum of a float bilinear row (integer weights below 2^12). */
 __device__ __forceinline__ df df_lerp(float w0, float a, float w1, float b) {
@@ -844,13 +854,7 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
           df h = df_prod((float)wx(0, 0), v[j][0][c]);
 #pragma unroll
           for (int i = 1; i < KX; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
-          if (j == 0) {
-            s = df_prod((float)wy[0], h.hi);
-            df_add_prod(s, (float)wy[0], h.lo);
-          } else if (wy[j]) {
-            df_add_prod(s, (float)wy[j], h.hi);
-            df_add_prod(s, (float)wy[j], h.lo);
-          }
+          if (j == 0 || wy[j]) df_add_row(s, j == 0, (float)wy[j], h);
         }
         q[c] = __fdiv_rn(df_value(s), (float)p.area_d);
       }
@@ -1011,13 +1015,7 @@ __device__ __forceinline__ void frac_row(const u32 (&w)[NR][SW], u8 *dst, int n)
               df_add_prod(h, (float)wx, v(k, i));
             hfirst = false;
           }
-          if (first) {
-            s = df_prod((float)wy, h.hi);
-            df_add_prod(s, (float)wy, h.lo);
-          } else {
-            df_add_prod(s, (float)wy, h.hi);
-            df_add_prod(s, (float)wy, h.lo);
-          }
+          df_add_row(s, first, (float)wy, h);
           first = false;
         }
       }
@@ -1144,7 +1142,10 @@ __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
   RESIZE_FRAC(C, 4, 3, MODE_LINEAR, linear, kind, F32)           \
   RESIZE_FRAC(C, 3, 2, MODE_AREA, area, kind, F32)               \
   RESIZE_FRAC(C, 4, 3, MODE_AREA, area, kind, F32)
-#ifndef JET_COMPACT_KERNELS
+/* Left out of the PTX fallback image (lib/image/resize.c asks which image
+ * the module came from and takes the general kernels there): their PTX
+ * would add about 1 MB to every build that embeds it. */
+#if !defined(JET_COMPACT_KERNELS) && !defined(JET_IMAGE_PTX)
 RESIZE_FRACS(1, u8c1, false)
 RESIZE_FRACS(3, u8c3, false)
 RESIZE_FRACS(4, u8c4, false)

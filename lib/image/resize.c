@@ -191,7 +191,12 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
    * words (resize.cu: resize_frac); tiles of TX units (4 groups of 3 or 4
    * source pixels for GRAY8 and RGB8, else 1) by up to TY row groups */
   const int rs = frac_factor(&p);
-  if (!JET_COMPACT_KERNELS && rs && interp != JET_INTERP_NEAREST && p.src_vec && p.dst_vec) {
+  jet_kernel_path path = JET_KERNEL_PATH_CUBIN;
+  if (!JET_COMPACT_KERNELS && rs && interp != JET_INTERP_NEAREST && p.src_vec && p.dst_vec)
+    JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
+  /* the PTX image leaves these kernels out (resize.cu) */
+  if (!JET_COMPACT_KERNELS && rs && interp != JET_INTERP_NEAREST && p.src_vec && p.dst_vec &&
+      path != JET_KERNEL_PATH_PTX) {
     snprintf(name, sizeof name, "jet_resize_%s_%s_r%d%d", kind, mode_names[interp], rs, rs - 1);
     p.src_vec16 = all_aligned(src, dst, count, 16, 1);
     jet_kernel k;
