@@ -936,8 +936,11 @@ AREA_KS(3, f32c3, true, 3)
 /* Bilinear and area by exactly RD/RS on both axes, RS/RD = 3/2 or 4/3
  * (sw = RS * gx, dw = RD * gx, and the same down;
  * jet_resize_{u8,f32}c*_{linear,area}_r{32,43}, chosen by the launcher for
- * aligned rows): the taps repeat every RS source pixels, so a group of RS
- * source pixels makes RD destination pixels with fixed weights (frac_w) and
+ * aligned rows), and nearest (jet_resize_u8c{1,4}_nearest_r{32,43}; GRAYF32
+ * moves as RGBA8; RGB8 keeps the general kernel, which the group kernel took
+ * twice as long as at 3/4 of 1440p and 4K on the H100): the taps repeat
+ * every RS source pixels, so a group of RS source pixels makes RD
+ * destination pixels with fixed weights (frac_w) and
  * no tables. A thread takes a unit of P groups across (P = 4 for 1- and
  * 3-channel 8-bit, so that the unit is RS * C source words and RD * C
  * destination words; else 1) and RS source rows, all loaded before the first
@@ -954,8 +957,10 @@ AREA_KS(3, f32c3, true, 3)
  * four compensated products times 1/ONE^2. Area: area_k's overlaps (both
  * taps weighted, D = RS^2), the same integers for 8-bit and the same
  * compensated row sums for float. Both 8-bit roundings are (2S + D) / (2D),
- * D = ONE^2 for bilinear. */
+ * D = ONE^2 for bilinear. Nearest: nearest_index's pixel, floor((2d+1) *
+ * RS / (2 * RD)), weight 1, its bytes moved (frac_pick). */
 __host__ __device__ constexpr int frac_w(int mode, int rs, int rd, int d, int i) {
+  if (mode == MODE_NEAREST) return i == (2 * d + 1) * rs / (2 * rd) ? 1 : 0;
   if (mode == MODE_AREA) {
     /* overlap of source pixel i ([i*rd, (i+1)*rd)) with window d ([d*rs, (d+1)*rs)) */
     const int lo = i * rd > d * rs ? i * rd : d * rs, hi = (i + 1) * rd < (d + 1) * rs ? (i + 1) * rd : (d + 1) * rs;
@@ -969,6 +974,20 @@ __host__ __device__ constexpr int frac_w(int mode, int rs, int rd, int d, int i)
  * weights: K0 and K0 + 1 at these factors (frac_k0) */
 __host__ __device__ constexpr int frac_k0(int mode, int rs, int rd, int j) {
   return frac_w(mode, rs, rd, j, 0) ? 0 : frac_w(mode, rs, rd, j, 1) ? 1 : frac_w(mode, rs, rd, j, 2) ? 2 : 3;
+}
+
+/* A unit's destination row (DW words in out) into dst: whole words where
+ * the unit has all P groups, else the bytes of its n groups. */
+template <int C, int RD, int P, int DW>
+__device__ __forceinline__ void frac_store(const u32 (&out)[DW], u8 *dst, int n) {
+  if (P == 1 || n == P) {
+#pragma unroll
+    for (int o = 0; o < DW; o++) ((u32 *)dst)[o] = out[o];
+  } else {
+#pragma unroll
+    for (int o = 0; o < DW * 4; o++)
+      if (o < n * RD * C) dst[o] = (u8)(out[o / 4] >> (8 * (o % 4)));
+  }
 }
 
 /* Destination row J of a unit from its source rows K0.. (w[k - K0], SW
@@ -1044,15 +1063,29 @@ __device__ __forceinline__ void frac_row(const u32 (&w)[NR][SW], u8 *dst, int n)
       }
       out[o / 4] |= ((2u * s + D) / (2u * D)) << (8 * (o % 4));
     }
-    if (P == 1 || n == P) {
-#pragma unroll
-      for (int o = 0; o < DW; o++) ((u32 *)dst)[o] = out[o];
-    } else {
-#pragma unroll
-      for (int o = 0; o < DW * 4; o++)
-        if (o < n * RD * C) dst[o] = (u8)(out[o / 4] >> (8 * (o % 4)));
-    }
+    frac_store<C, RD, P, DW>(out, dst, n);
   }
+}
+
+/* Nearest: destination row of a unit from its one source row (w, SW
+ * words): each pixel's bytes picked from its source pixel's (frac_w). */
+template <int C, int RS, int RD, int P, int SW>
+__device__ __forceinline__ void frac_pick(const u32 (&w)[SW], u8 *dst, int n) {
+  constexpr int DW = SW / RS * RD;
+  u32 out[DW];
+#pragma unroll
+  for (int o = 0; o < DW; o++) out[o] = 0;
+#pragma unroll
+  for (int o = 0; o < DW * 4; o++) {
+    const int g = o / (RD * C), d = o / C % RD, c = o % C;
+    int x = 0;
+#pragma unroll
+    for (int i = 0; i < RS; i++)
+      if (frac_w(MODE_NEAREST, RS, RD, d, i)) x = i;
+    const int b = (g * RS + x) * C + c;
+    out[o / 4] |= ((w[b / 4] >> (8 * (b % 4))) & 255u) << (8 * (o % 4));
+  }
+  frac_store<C, RD, P, DW>(out, dst, n);
 }
 
 /* NR source rows from row K0 of a unit (SW words each) into w; 16-byte
@@ -1099,8 +1132,9 @@ __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
   constexpr int P = F32 || C == 4 ? 1 : 4, SW = RS * C * P * (F32 ? 4 : 1) / 4, DW = SW / RS * RD;
   /* 3-channel units are 3 * RS words a row: a thread per destination row
    * (loading its 2 source rows) keeps the registers of a whole row group
-   * (4 x 12 words) from halving the resident warps, or spilling */
-  constexpr bool ROWWISE = C == 3;
+   * (4 x 12 words) from halving the resident warps, or spilling. Nearest
+   * reads one source row per destination row: a thread each, too. */
+  constexpr bool ROWWISE = C == 3 || MODE == MODE_NEAREST;
   const jet__resize_image &im = p.img[blockIdx.z];
   const int gx = p.sw / RS, units = (gx + P - 1) / P;
   int bx, by;
@@ -1115,7 +1149,11 @@ __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
     const int gy = r / RD, j = r - gy * RD;
     const u8 *src = im.src + (u64)gy * RS * sp + (u64)u * (SW * 4);
     u8 *dst = im.dst + (u64)r * dp + (u64)u * (DW * 4);
-    if (j == 0)
+    if constexpr (MODE == MODE_NEAREST) {
+      u32 w[1][SW];
+      frac_load<P, SW, 1>(src + (u64)((2 * j + 1) * RS / (2 * RD)) * sp, sp, n, nb, v16, w);
+      frac_pick<C, RS, RD, P, SW>(w[0], dst, n);
+    } else if (j == 0)
       frac_one<C, RS, RD, MODE, F32, P, SW, 0>(src, sp, n, nb, v16, dst);
     else if (j == 1)
       frac_one<C, RS, RD, MODE, F32, P, SW, 1>(src, sp, n, nb, v16, dst);
@@ -1142,6 +1180,9 @@ __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
   RESIZE_FRAC(C, 4, 3, MODE_LINEAR, linear, kind, F32)           \
   RESIZE_FRAC(C, 3, 2, MODE_AREA, area, kind, F32)               \
   RESIZE_FRAC(C, 4, 3, MODE_AREA, area, kind, F32)
+#define RESIZE_FRAC_NEAREST(C, kind)                               \
+  RESIZE_FRAC(C, 3, 2, MODE_NEAREST, nearest, kind, false)        \
+  RESIZE_FRAC(C, 4, 3, MODE_NEAREST, nearest, kind, false)
 /* Left out of the PTX fallback image (lib/image/resize.c asks which image
  * the module came from and takes the general kernels there): their PTX
  * would add about 1 MB to every build that embeds it. */
@@ -1149,6 +1190,8 @@ __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
 RESIZE_FRACS(1, u8c1, false)
 RESIZE_FRACS(3, u8c3, false)
 RESIZE_FRACS(4, u8c4, false)
+RESIZE_FRAC_NEAREST(1, u8c1)
+RESIZE_FRAC_NEAREST(4, u8c4)
 RESIZE_FRACS(1, f32c1, true)
 RESIZE_FRACS(3, f32c3, true)
 #endif

@@ -186,24 +186,27 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   /* name, and ptx_name where the PTX image has another kernel in its place */
   char name[48], ptx_name[48] = "";
   snprintf(name, sizeof name, "jet_resize_%s_%s", kind, mode_names[interp]);
-  /* bilinear and area by exactly 2/3 or 3/4 on both axes from aligned
+  /* any interpolation by exactly 2/3 or 3/4 on both axes from aligned
    * rows: taps that repeat every 3 or 4 source pixels, fixed weights, whole
    * words (resize.cu: resize_frac); tiles of TX units (4 groups of 3 or 4
-   * source pixels for GRAY8 and RGB8, else 1) by up to TY row groups */
-  const int rs = frac_factor(&p);
+   * source pixels for GRAY8 and RGB8, else 1) by up to TY row groups, or
+   * destination rows (3 channels, and nearest). Nearest only for GRAY8,
+   * RGBA8 and GRAYF32 (moved as RGBA8): RGB8's took twice the general
+   * kernel's time at 3/4 of 1440p and 4K (H100). */
+  const int rs = frac_factor(&p), frac_rowwise = channels == 3 || interp == JET_INTERP_NEAREST;
+  const int frac = !JET_COMPACT_KERNELS && rs && p.src_vec && p.dst_vec &&
+                   (interp != JET_INTERP_NEAREST || (!is_float && channels != 3));
   jet_kernel_path path = JET_KERNEL_PATH_CUBIN;
-  if (!JET_COMPACT_KERNELS && rs && interp != JET_INTERP_NEAREST && p.src_vec && p.dst_vec)
-    JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
+  if (frac) JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
   /* the PTX image leaves these kernels out (resize.cu) */
-  if (!JET_COMPACT_KERNELS && rs && interp != JET_INTERP_NEAREST && p.src_vec && p.dst_vec &&
-      path != JET_KERNEL_PATH_PTX) {
+  if (frac && path != JET_KERNEL_PATH_PTX) {
     snprintf(name, sizeof name, "jet_resize_%s_%s_r%d%d", kind, mode_names[interp], rs, rs - 1);
     p.src_vec16 = all_aligned(src, dst, count, 16, 1);
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
-    /* a thread per unit and row group; 3 channels: per unit and destination row */
+    /* a thread per unit and row group, or per unit and destination row */
     const int unit = !is_float && channels != 4 ? 4 : 1, groups = p.sw / rs;
-    const int units = (groups + unit - 1) / unit, rows = channels == 3 ? p.dh : p.sh / rs;
+    const int units = (groups + unit - 1) / unit, rows = frac_rowwise ? p.dh : p.sh / rs;
     /* blocks of 32 x 8 threads, or fewer rows where that leaves under 2
      * blocks per SM (a 720p GRAY8 source by 3/4 is 80 units by 180 rows) */
     const unsigned long long tx = ((unsigned long long)units + JET_RS_TX - 1) / JET_RS_TX;

@@ -238,18 +238,18 @@ static int expect_ptx_path(void) {
   return 0;
 }
 
-/* Each of @n cases in every sweep format, bilinear and area, in every
- * layout (0 to 4) that @skips (case, format, interpolation, layout) does not
- * leave out. */
-static int linear_area_sweep(const int (*cases)[4], size_t n,
-                             int (*skips)(size_t i, size_t f, int m, int which)) {
+/* Each of @n cases in every sweep format, with every interpolation from
+ * @from to area, in every layout (0 to 4) that @skips (case, format,
+ * interpolation, layout) does not leave out. */
+static int interp_sweep(const int (*cases)[4], size_t n, jet_interp from,
+                        int (*skips)(size_t i, size_t f, int m, int which)) {
   jet_context ctx;
   CHECK_OK(jt_context(&ctx, 0));
   jet_stream st;
   CHECK_OK(jet_stream_create(ctx, NULL, &st));
   for (size_t i = 0; i < n; i++)
     for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
-      for (int m = JET_INTERP_LINEAR; m <= JET_INTERP_AREA; m++)
+      for (int m = (int)from; m <= JET_INTERP_AREA; m++)
         for (int which = 0; which < 5; which++) {
           if (cases[i][0] * cases[i][1] > 100000 && skips(i, f, m, which)) continue;
           CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
@@ -277,7 +277,7 @@ TEST(gpu_resize_half) {
       {2, 2, 1, 1},     {4, 2, 2, 1},      {6, 2, 3, 1},         {34, 18, 17, 9},
       {130, 6, 65, 3},  {256, 34, 128, 17}, {1922, 1082, 961, 541}, {2560, 1440, 1280, 720},
   };
-  return linear_area_sweep(cases, sizeof cases / sizeof cases[0], half_skips);
+  return interp_sweep(cases, sizeof cases / sizeof cases[0], JET_INTERP_LINEAR, half_skips);
 }
 
 /* Area downscales whose windows meet at most 2 to 4 source pixels per axis
@@ -318,8 +318,9 @@ static int frac_skips(size_t i, size_t f, int m, int which) {
   return (f + (size_t)which + i + (size_t)m) % 5 > 1;
 }
 
-/* Bilinear and area by exactly 2/3 and 3/4 on both axes (resize_frac from
- * aligned rows, the general kernels from the others): one group, a few
+/* Nearest, bilinear and area by exactly 2/3 and 3/4 on both axes
+ * (resize_frac from aligned rows, the general kernels from the others; RGB8
+ * and RGBF32 nearest always the general ones): one group, a few
  * groups short of a whole unit of 4 at the right edge, odd counts of
  * groups, 1080p and 4K; near misses (one axis exact, or a width that is
  * not a multiple of 3) take the general kernels. Every format in every
@@ -331,7 +332,7 @@ TEST(gpu_resize_frac) {
       {44, 28, 33, 21}, {63, 45, 42, 30}, {27, 12, 18, 9},      {9, 6, 6, 5},
       {10, 6, 7, 4},    {1923, 1083, 1282, 722}, {1920, 1080, 1440, 810}, {3840, 2160, 2880, 1620},
   };
-  if (linear_area_sweep(cases, sizeof cases / sizeof cases[0], frac_skips)) return 1;
+  if (interp_sweep(cases, sizeof cases / sizeof cases[0], JET_INTERP_NEAREST, frac_skips)) return 1;
   /* the _ptx run (JET_KERNEL_PATH=ptx): the PTX image has no group kernels,
    * so every case took the general ones */
   return expect_ptx_path();
