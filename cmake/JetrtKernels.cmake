@@ -130,6 +130,11 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED JET_EMBED_MANIFEST)
       string(SUBSTRING "${_text}" ${_e} -1 _text)
     endwhile()
     string(REGEX REPLACE "[ \t]+\n" "\n" _text "${_out}${_text}")
+    # Indentation too (a tenth of what is left), except after a line that
+    # continues (backslash), where it may be what separates two tokens; and
+    # the alignment before a continuing line's backslash, to one space.
+    string(REGEX REPLACE "([^\\\\])\n[ \t]+" "\\1\n" _text "${_text}")
+    string(REGEX REPLACE "[ \t]+\\\\\n" " \\\\\n" _text "${_text}")
     set(_nvrtc_src ${JET_EMBED_OUTPUT}.nvrtc.cu)
     file(WRITE ${_nvrtc_src} "${_text}")
     _jet_embed(${_nvrtc_src} TRUE)
