@@ -940,12 +940,12 @@ AREA_KS(3, f32c3, true, 3)
  * moves as RGBA8; RGB8 keeps the general kernel, which the group kernel took
  * twice as long as at 3/4 of 1440p and 4K on the H100): the taps repeat
  * every RS source pixels, so a group of RS source pixels makes RD
- * destination pixels with fixed weights (frac_w) and
- * no tables. A thread takes a unit of P groups across (P = 4 for 1- and
- * 3-channel 8-bit, so that the unit is RS * C source words and RD * C
- * destination words; else 1) and RS source rows, all loaded before the first
- * sum, and writes RD rows (3 channels: one destination row from its 2 source
- * rows, ROWWISE). A unit past the last whole group (gx not a multiple of P) reads
+ * destination pixels with fixed weights (frac_w) and no tables. A thread
+ * takes a unit of P groups across (P = 4 for 1- and 3-channel 8-bit, so that
+ * the unit is RS * C source words and RD * C destination words; else 1) and
+ * RS source rows, all loaded before the first sum, and writes RD rows; or,
+ * ROWWISE, one destination row from its 2 source rows (3 channels) or its 1
+ * (nearest). A unit past the last whole group (gx not a multiple of P) reads
  * its words inside the row (row_word) and stores only its groups. Tiles of
  * TX units by blockDim.y (1 to TY, the launcher's) row groups or rows.
  *
