@@ -957,10 +957,12 @@ AREA_KS(3, f32c3, true, 3)
  * four compensated products times 1/ONE^2. Area: area_k's overlaps (both
  * taps weighted, D = RS^2), the same integers for 8-bit and the same
  * compensated row sums for float. Both 8-bit roundings are (2S + D) / (2D),
- * D = ONE^2 for bilinear. Nearest: nearest_index's pixel, floor((2d+1) *
- * RS / (2 * RD)), weight 1, its bytes moved (frac_pick). */
+ * D = ONE^2 for bilinear. Nearest: nearest_index's pixel (frac_near),
+ * weight 1, its bytes moved (frac_pick). */
+__host__ __device__ constexpr int frac_near(int rs, int rd, int d) { return (2 * d + 1) * rs / (2 * rd); }
+
 __host__ __device__ constexpr int frac_w(int mode, int rs, int rd, int d, int i) {
-  if (mode == MODE_NEAREST) return i == (2 * d + 1) * rs / (2 * rd) ? 1 : 0;
+  if (mode == MODE_NEAREST) return i == frac_near(rs, rd, d) ? 1 : 0;
   if (mode == MODE_AREA) {
     /* overlap of source pixel i ([i*rd, (i+1)*rd)) with window d ([d*rs, (d+1)*rs)) */
     const int lo = i * rd > d * rs ? i * rd : d * rs, hi = (i + 1) * rd < (d + 1) * rs ? (i + 1) * rd : (d + 1) * rs;
@@ -976,10 +978,19 @@ __host__ __device__ constexpr int frac_k0(int mode, int rs, int rd, int j) {
   return frac_w(mode, rs, rd, j, 0) ? 0 : frac_w(mode, rs, rd, j, 1) ? 1 : frac_w(mode, rs, rd, j, 2) ? 2 : 3;
 }
 
-/* A unit's destination row (DW words in out) into dst: whole words where
- * the unit has all P groups, else the bytes of its n groups. */
-template <int C, int RD, int P, int DW>
-__device__ __forceinline__ void frac_store(const u32 (&out)[DW], u8 *dst, int n) {
+/* Byte b of the words w (byte k in w[k / 4]). */
+__device__ __forceinline__ u32 word_byte(const u32 *w, int b) { return (w[b / 4] >> (8 * (b % 4))) & 255u; }
+
+/* A unit's 8-bit destination row (DW words) into dst, channel c of pixel d
+ * of group g being byte(g, d, c): whole words where the unit has all P
+ * groups, else the bytes of its n groups. */
+template <int C, int RD, int P, int DW, typename F>
+__device__ __forceinline__ void frac_bytes(u8 *dst, int n, F byte) {
+  u32 out[DW];
+#pragma unroll
+  for (int o = 0; o < DW; o++) out[o] = 0;
+#pragma unroll
+  for (int o = 0; o < DW * 4; o++) out[o / 4] |= byte(o / (RD * C), o / C % RD, o % C) << (8 * (o % 4));
   if (P == 1 || n == P) {
 #pragma unroll
     for (int o = 0; o < DW; o++) ((u32 *)dst)[o] = out[o];
@@ -1042,12 +1053,7 @@ __device__ __forceinline__ void frac_row(const u32 (&w)[NR][SW], u8 *dst, int n)
       q[o] = D & (D - 1) ? __fdiv_rn(df_value(s), (float)D) : __fmul_rn(df_value(s), 1.0f / D);
     }
   } else {
-    u32 out[DW];
-#pragma unroll
-    for (int o = 0; o < DW; o++) out[o] = 0;
-#pragma unroll
-    for (int o = 0; o < DW * 4; o++) {
-      const int g = o / (RD * C), d = o / C % RD, c = o % C;
+    frac_bytes<C, RD, P, DW>(dst, n, [&](int g, int d, int c) {
       u32 s = 0;
 #pragma unroll
       for (int k = K0; k < K0 + NR; k++) {
@@ -1055,15 +1061,12 @@ __device__ __forceinline__ void frac_row(const u32 (&w)[NR][SW], u8 *dst, int n)
         if (wy == 0) continue;
         u32 h = 0;
 #pragma unroll
-        for (int i = 0; i < RS; i++) {
-          const int b = (g * RS + i) * C + c;
-          h += (u32)frac_w(MODE, RS, RD, d, i) * ((w[k - K0][b / 4] >> (8 * (b % 4))) & 255u);
-        }
+        for (int i = 0; i < RS; i++)
+          h += (u32)frac_w(MODE, RS, RD, d, i) * word_byte(w[k - K0], (g * RS + i) * C + c);
         s += wy * h;
       }
-      out[o / 4] |= ((2u * s + D) / (2u * D)) << (8 * (o % 4));
-    }
-    frac_store<C, RD, P, DW>(out, dst, n);
+      return (2u * s + D) / (2u * D);
+    });
   }
 }
 
@@ -1071,21 +1074,8 @@ __device__ __forceinline__ void frac_row(const u32 (&w)[NR][SW], u8 *dst, int n)
  * words): each pixel's bytes picked from its source pixel's (frac_w). */
 template <int C, int RS, int RD, int P, int SW>
 __device__ __forceinline__ void frac_pick(const u32 (&w)[SW], u8 *dst, int n) {
-  constexpr int DW = SW / RS * RD;
-  u32 out[DW];
-#pragma unroll
-  for (int o = 0; o < DW; o++) out[o] = 0;
-#pragma unroll
-  for (int o = 0; o < DW * 4; o++) {
-    const int g = o / (RD * C), d = o / C % RD, c = o % C;
-    int x = 0;
-#pragma unroll
-    for (int i = 0; i < RS; i++)
-      if (frac_w(MODE_NEAREST, RS, RD, d, i)) x = i;
-    const int b = (g * RS + x) * C + c;
-    out[o / 4] |= ((w[b / 4] >> (8 * (b % 4))) & 255u) << (8 * (o % 4));
-  }
-  frac_store<C, RD, P, DW>(out, dst, n);
+  frac_bytes<C, RD, P, SW / RS * RD>(
+      dst, n, [&](int g, int d, int c) { return word_byte(w, (g * RS + frac_near(RS, RD, d)) * C + c); });
 }
 
 /* NR source rows from row K0 of a unit (SW words each) into w; 16-byte
@@ -1151,7 +1141,7 @@ __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
     u8 *dst = im.dst + (u64)r * dp + (u64)u * (DW * 4);
     if constexpr (MODE == MODE_NEAREST) {
       u32 w[1][SW];
-      frac_load<P, SW, 1>(src + (u64)((2 * j + 1) * RS / (2 * RD)) * sp, sp, n, nb, v16, w);
+      frac_load<P, SW, 1>(src + (u64)frac_near(RS, RD, j) * sp, sp, n, nb, v16, w);
       frac_pick<C, RS, RD, P, SW>(w[0], dst, n);
     } else if (j == 0)
       frac_one<C, RS, RD, MODE, F32, P, SW, 0>(src, sp, n, nb, v16, dst);
