@@ -1820,6 +1820,102 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up2
 }
 #endif
 
+/* GRAYF32 bilinear by exactly 3/2 on both axes (jet_resize_f32c1_up32_linear,
+ * chosen by the launcher for 16-byte aligned destination rows). lin_coord
+ * there: destination 3m + e (e = 0, 1, 2) takes source pixels 2m - 1 + e and
+ * 2m + e with fraction F5 = (5 << FRAC) / 6, ONE/2 or F1 = (1 << FRAC) / 6;
+ * as in the x2 walk, tap indices are clamped at the edges, where the exact
+ * sums equal those of the clamped coordinates; rows alike. A thread takes 4
+ * destination columns, one 16-byte store a row (3 or 6 columns a thread, 12
+ * or 24 bytes apart, took 1.3-1.5x the general walk's time on an H100: a
+ * warp's store then touches each 32-byte sector in 3 requests), whose taps
+ * are 4 consecutive source pixels s0..s0+3 in one of three phases (e of its
+ * first column): columns 0 and 3 always take taps (0, 1) and (2, 3), column 1
+ * (0, 1) or (1, 2), column 2 (1, 2) or (2, 3). It walks p.rows pairs of
+ * source rows, 3 destination rows each, keeping four rows' horizontal sums
+ * and loading the next pair one step before its sums; the sums are
+ * resize_up_f32's (df_lerp, df_blend), without its tables. Left out of the
+ * PTX image, as the group kernels. */
+#if !defined(JET_COMPACT_KERNELS) && !defined(JET_IMAGE_PTX)
+extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up32_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  const jet__resize_image &im = p.img[blockIdx.z];
+  int bx, by;
+  tile_of(p.dw, 4 * JET_RS_UP2_TX, bx, by, p.rows);
+  const int d0 = bx + 4 * (int)threadIdx.x, nr = min(p.rows, p.sh / 2 - by);
+  if (d0 >= p.dw || nr <= 0) return;
+  const float ONE = (float)JET_RESIZE_ONE;
+  const float F5 = (float)((5 << JET_RESIZE_FRAC_BITS) / 6), F1 = (float)((1 << JET_RESIZE_FRAC_BITS) / 6);
+  const int e = d0 % 3, s0 = 2 * (d0 / 3) - 1 + e, lastx = p.sw - 1, lasty = p.sh - 1;
+  const bool c1lo = e == 2, c2hi = e == 0;
+  /* column i's weights: ONE - f and f, f by its phase (e + i) % 3 */
+  float wa[4], wb[4];
+  int xi[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    const int ei = (e + i) % 3;
+    wb[i] = ei == 0 ? F5 : ei == 1 ? ONE / 2 : F1;
+    wa[i] = ONE - wb[i];
+    xi[i] = min(max(s0 + i, 0), lastx);
+  }
+  const u8 *const src = im.src;
+  const u64 sp = im.src_pitch, dp = im.dst_pitch;
+  auto ld = [&](int j, float *v) {
+    const float *row = (const float *)(src + (u64)j * sp);
+#pragma unroll
+    for (int i = 0; i < 4; i++) v[i] = __ldg(row + xi[i]);
+  };
+  auto hsum = [&](const float *v, df *h) {
+    h[0] = df_lerp(wa[0], v[0], wb[0], v[1]);
+    h[1] = df_lerp(wa[1], c1lo ? v[0] : v[1], wb[1], c1lo ? v[1] : v[2]);
+    h[2] = df_lerp(wa[2], c2hi ? v[2] : v[1], wb[2], c2hi ? v[3] : v[2]);
+    h[3] = df_lerp(wa[3], v[2], wb[3], v[3]);
+  };
+  const int n = min(4, p.dw - d0);
+  float *q = (float *)(im.dst + (u64)(3 * by) * dp) + d0;
+  auto store = [&](const df *h0, const df *h1, float w0, float w1) {
+    float o[4];
+#pragma unroll
+    for (int c = 0; c < 4; c++) o[c] = df_blend(h0[c], h1[c], w0, w1);
+    if (n == 4) {
+      *(float4 *)q = make_float4(o[0], o[1], o[2], o[3]);
+    } else {
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        if (c < n) q[c] = o[c];
+    }
+    q = (float *)((u8 *)q + dp);
+  };
+  /* ha, hb: the sums of source rows 2J - 1 and 2J (clamped) of pair J; hc,
+   * hd: 2J + 1 and 2J + 2, from va and vb */
+  df ha[4], hb[4], hc[4], hd[4];
+  float va[4], vb[4];
+  const int j0 = 2 * by;
+  ld(max(j0 - 1, 0), va);
+  ld(j0, vb);
+  hsum(va, ha);
+  hsum(vb, hb);
+  ld(min(j0 + 1, lasty), va);
+  ld(min(j0 + 2, lasty), vb);
+#pragma unroll 1
+  for (int r = 0; r < nr; r++) {
+    const int j = j0 + 2 * r;
+    hsum(va, hc);
+    hsum(vb, hd);
+    ld(min(j + 3, lasty), va);
+    ld(min(j + 4, lasty), vb);
+    store(ha, hb, ONE - F5, F5);
+    store(hb, hc, ONE / 2, ONE / 2);
+    store(hc, hd, ONE - F1, F1);
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      ha[c] = hc[c];
+      hb[c] = hd[c];
+    }
+  }
+}
+#endif
+
 /* GRAYF32 by exactly 1/2 on both axes, bilinear or area
  * (jet_resize_f32c1_half, chosen by the launcher for 16-byte aligned source
  * rows and 8-byte aligned destination rows). Both are the mean of a 2 x 2

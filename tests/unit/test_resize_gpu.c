@@ -190,7 +190,7 @@ TEST(gpu_resize_rgba8_fast_paths) {
   return 0;
 }
 
-/* The 8-bit enlarging kernels (dw >= sw, dh >= sh, aligned source rows):
+/* The enlarging kernels (dw >= sw, dh >= sh; 8-bit from aligned source rows):
  * factors 2, 3/2, 4/3 and large ones, one axis only, identity, right edges
  * where the last group is partial or its window would pass the row's last
  * word, widths just under and over two 1024-pixel GRAY8 tiles, and tight
@@ -211,6 +211,12 @@ TEST(gpu_resize_enlarge_paths) {
       /* factor 2 on both axes (GRAY8 and RGB8 bilinear: the x2 kernels from
        * aligned rows), with partial last source words and odd sizes */
       {1, 1, 2, 2}, {2, 1, 4, 2}, {13, 5, 26, 10}, {7, 9, 14, 18}, {1023, 3, 2046, 6},
+      /* factor 3/2 on both axes (GRAYF32 bilinear: the x3/2 walk into
+       * 16-byte aligned rows): 4 destination columns a thread in 3 phases,
+       * the last thread's 1 to 3 where dw % 4 != 0, pairs of source rows,
+       * tiles of 512 columns (513: a second tile of one) */
+      {2, 2, 3, 3}, {6, 4, 9, 6}, {8, 2, 12, 3}, {4, 10, 6, 15}, {342, 4, 513, 6},
+      {514, 6, 771, 9}, {1282, 722, 1923, 1083}, {2560, 1440, 3840, 2160},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
