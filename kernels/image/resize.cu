@@ -911,19 +911,23 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
   }
 /* square windows k2 to k4; k3x2 for 3 source columns and 2 rows: a 2/3
  * factor of a 16:9 frame whose width is not a multiple of 3 (2560x1440 ->
- * 1707x960, 1280x720 -> 853x480: 6 taps, not 9). The transposed shape takes
- * k3, and so does the PTX fallback image (JET_IMAGE_PTX; lib/image/resize.c
- * asks which image the module came from): each k3x2 kernel is about 12 KB of
- * cubin and 22 KB of PTX on sm_87. */
+ * 1707x960, 1280x720 -> 853x480: 6 taps, not 9); k4x3 for 4 columns and 3
+ * rows: 1/3 of such a frame (2560x1440 -> 853x480, 1280x720 -> 427x240: 12
+ * taps, not 16). The transposed shapes take k3 and k4, and so does the PTX
+ * fallback image (JET_IMAGE_PTX; lib/image/resize.c asks which image the
+ * module came from): each k3x2 kernel is about 12 KB of cubin and 22 KB of
+ * PTX on sm_87. */
 #if defined(JET_IMAGE_PTX)
-#define AREA_K3X2(C, kind, F32)
+#define AREA_KXY(C, kind, F32, MINB4)
 #else
-#define AREA_K3X2(C, kind, F32) AREA_K(C, 3, 2, k3x2, kind, F32, 4)
+#define AREA_KXY(C, kind, F32, MINB4)    \
+  AREA_K(C, 3, 2, k3x2, kind, F32, 4)     \
+  AREA_K(C, 4, 3, k4x3, kind, F32, MINB4)
 #endif
 #define AREA_KS(C, kind, F32, MINB4)              \
   AREA_K(C, 2, 2, k2, kind, F32, 4)               \
   AREA_K(C, 3, 3, k3, kind, F32, 4)               \
-  AREA_K3X2(C, kind, F32)                         \
+  AREA_KXY(C, kind, F32, MINB4)                   \
   AREA_K(C, 4, 4, k4, kind, F32, MINB4)
 #ifndef JET_COMPACT_KERNELS
 AREA_KS(1, u8c1, false, 3)

@@ -255,10 +255,11 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     kx = kx < 2 ? 2 : kx;
     ky = ky < 2 ? 2 : ky;
     long long kk = kx > ky ? kx : ky;
-    if (kx == 3 && ky == 2) {
-      /* 3 source columns, 2 rows: a kernel the PTX image leaves out (resize.cu: AREA_KS) */
-      snprintf(name, sizeof name, "jet_resize_%s_area_k3x2", kind);
-      snprintf(ptx_name, sizeof ptx_name, "jet_resize_%s_area_k3", kind);
+    if ((kx == 3 && ky == 2) || (kx == 4 && ky == 3)) {
+      /* 3 source columns and 2 rows, or 4 and 3: kernels the PTX image
+       * leaves out (resize.cu: AREA_KS) */
+      snprintf(name, sizeof name, "jet_resize_%s_area_k%dx%d", kind, (int)kx, (int)ky);
+      snprintf(ptx_name, sizeof ptx_name, "jet_resize_%s_area_k%d", kind, (int)kx);
     } else if (kk <= 4) {
       snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
     }

@@ -289,7 +289,7 @@ TEST(gpu_resize_half) {
 /* Area downscales whose windows meet at most 2 to 4 source pixels per axis
  * (the tabulated-weight kernels, area_k): factors 2/3, 3/4, 1/2 and 1/3,
  * arbitrary ratios under 2 (3 pixels) and under 3 (4 pixels), axes of
- * different window sizes (3 x 2 has its own kernel), odd and
+ * different window sizes (3 x 2 and 4 x 3 have their own kernels), odd and
  * large sizes; every pixel format in every layout. */
 TEST(gpu_resize_area_windows) {
   REQUIRE_GPU();
@@ -305,6 +305,8 @@ TEST(gpu_resize_area_windows) {
       /* 3 source pixels across and 2 down (k3x2), and the transpose (k3) */
       {41, 30, 27, 20}, {30, 41, 20, 27}, {1280, 720, 853, 480}, {1081, 1921, 721, 1281},
       {2560, 1440, 1707, 960},
+      /* 4 across and 3 down (k4x3), and the transpose (k4) */
+      {88, 30, 29, 10}, {30, 88, 10, 29}, {2560, 1440, 853, 480},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (size_t f = 0; f < sizeof sweep_formats / sizeof sweep_formats[0]; f++)
@@ -315,7 +317,8 @@ TEST(gpu_resize_area_windows) {
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   /* The _ptx run of this test (JET_KERNEL_PATH=ptx): the module came from its
-   * PTX image, which has no area_k3x2, so the 3 x 2 cases took area_k3. */
+   * PTX image, which has no area_k3x2 or area_k4x3, so the 3 x 2 cases took
+   * area_k3 and the 4 x 3 ones area_k4. */
   return expect_ptx_path();
 }
 
