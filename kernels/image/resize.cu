@@ -634,22 +634,25 @@ __device__ __forceinline__ void resize_c4(const jet__resize_params &p) {
  * 4-byte aligned rows): every weight is 1, so the sum is the plain box sum,
  * taken on packed words: channels 0 and 2 in the 16-bit lanes of one word,
  * 1 and 3 of another (255 * 256 < 2^16: no lane overflows). The rounding is
- * the reference's (2S + D) / (2D), D = kx*ky: a shift when D is a power of 2. */
+ * the reference's (2S + D) / (2D), D = kx*ky: a shift when D is a power of 2,
+ * else div_inv. 2 x 2 and 3 x 3 windows issue all their loads before the
+ * sums; the others walk theirs. */
 #define LANES 0x00ff00ffu
 __device__ __forceinline__ void sum_px(u32 w, u32 &lo, u32 &hi) {
   lo += w & LANES;
   hi += (w >> 8) & LANES;
 }
 
-__device__ __forceinline__ u32 area_round(u32 lo, u32 hi, u32 D, int sh) {
+/* @inv: p.area_inv where p.area32 holds (the divisions are div_inv), else 0 */
+__device__ __forceinline__ u32 area_round(u32 lo, u32 hi, u32 D, int sh, u32 inv) {
   if (sh >= 0) {
     const u32 half = (D >> 1) * 0x00010001u;
     return (((lo + half) >> sh) & LANES) | ((((hi + half) >> sh) & LANES) << 8);
   }
   const u32 s0 = lo & 0xffffu, s2 = lo >> 16, s1 = hi & 0xffffu, s3 = hi >> 16;
   const u32 D2 = 2 * D;
-  return ((2 * s0 + D) / D2) | (((2 * s1 + D) / D2) << 8) | (((2 * s2 + D) / D2) << 16) |
-         (((2 * s3 + D) / D2) << 24);
+  auto q = [&](u32 s) { return inv ? div_inv(2 * s + D, D2, inv) : (2 * s + D) / D2; };
+  return q(s0) | q(s1) << 8 | q(s2) << 16 | q(s3) << 24;
 }
 
 __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
@@ -682,7 +685,30 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
       sum_px(a[r].y, lo, hi);
       sum_px(b[r].x, lo, hi);
       sum_px(b[r].y, lo, hi);
-      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, 4, 2);
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, 4, 2, 0);
+    }
+    return;
+  }
+  const u32 inv = p.area32 ? p.area_inv : 0u;
+  if (kx == 3 && ky == 3) {
+    /* 1/3 on both axes: all 9 words of both rows' windows in flight */
+    const u32 *const scol = (const u32 *)im.src + (u64)x * 3;
+    const u64 sp = im.src_pitch;
+    u32 w[RC4][9];
+#pragma unroll
+    for (int r = 0; r < RC4; r++) {
+      const int y = min(by + (int)threadIdx.y + r * TY, p.dh - 1);
+      const u8 *row = (const u8 *)scol + (u64)(3 * y) * sp;
+#pragma unroll
+      for (int k = 0; k < 9; k++) w[r][k] = __ldg((const u32 *)(row + (u64)(k / 3) * sp) + k % 3);
+    }
+#pragma unroll
+    for (int r = 0; r < RC4; r++) {
+      const int y = by + threadIdx.y + r * TY;
+      u32 lo = 0, hi = 0;
+#pragma unroll
+      for (int k = 0; k < 9; k++) sum_px(w[r][k], lo, hi);
+      if (y < p.dh) *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, 9, -1, inv);
     }
     return;
   }
@@ -708,7 +734,7 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
 #pragma unroll 1
       for (; i < kx; i++) sum_px(__ldg((const u32 *)row + i), lo, hi);
     }
-    *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, D, sh);
+    *(u32 *)(dcol + (u64)y * im.dst_pitch) = area_round(lo, hi, D, sh, inv);
   }
 }
 
