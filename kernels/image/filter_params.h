@@ -75,9 +75,10 @@ typedef struct jet__filter_params {
   jet__filter_image img[JET_FILTER_BATCH_MAX]; /* blockIdx.z picks one */
   float w[32];       /* taps; 8-bit Gaussian: the Q8 integers; box: 1 */
   int iw[32];        /* 8-bit: the same taps as integers */
-  /* 8-bit, k 3 to 7: vpair[d + 1] = iw[d] | iw[d + 1] << 8 for d = -1..k-1
-   * (taps outside 0..k-1 are 0; every tap below 256) */
-  unsigned vpair[8];
+  /* 8-bit, k up to JET_FILTER_FAST_KMAX: vpair[d + 1] = iw[d] | iw[d + 1] << 8
+   * for d = -1..k-1 (taps outside 0..k-1 are 0; every tap below 256), the
+   * tap pairs of the unrolled kernels' DP2A pass (filter.cu: jf_dp2a_rows) */
+  unsigned vpair[JET_FILTER_FAST_KMAX + 1];
   float border[4];   /* CONSTANT sample per channel (8-bit: already rounded and clamped) */
   float bias;        /* start of the vertical sum, float samples: 0 */
   unsigned ibias;    /* start of the vertical sum, 8-bit samples: 2^15 or k*k/2 */

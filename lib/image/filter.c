@@ -100,7 +100,8 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
     }
     p.scale = 1.0f;
   }
-  for (int t = -1; t < ksize && t < 7; t++) /* the unrolled 8-bit kernels' tap pairs */
+  /* the unrolled 8-bit kernels' tap pairs */
+  for (int t = -1; t < ksize && t < JET_FILTER_FAST_KMAX; t++)
     p.vpair[t + 1] = (unsigned)(t >= 0 ? p.iw[t] : 0) | (unsigned)(t + 1 < ksize ? p.iw[t + 1] : 0) << 8;
   p.ksize = ksize;
   p.border_mode = (int)border;
