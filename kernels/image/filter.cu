@@ -17,9 +17,9 @@
  * one IMAD does a tap for two samples, and a lane never carries (Q8 taps sum
  * to 256: at most 255 * 256; box: at most 7 * 255). s_h keeps those packed
  * words (s_h16, 16-bit lanes), and the vertical pass takes two rows of a
- * sample per integer DP2A from them for k 3 and 5 (jf_dp2a_rows; the box:
- * running sums). The runtime-k kernel's s_h has the sums H as plain
- * integers; its vertical pass, and k = 7's, read each H as a float bit for bit
+ * sample per integer DP2A from them (jf_dp2a_rows; the box: running sums).
+ * The runtime-k kernel's s_h has the sums H as plain integers, and its
+ * vertical pass reads each H as a float bit for bit
  * (unpacked to 32 bits), that is H * 2^-149 (subnormal or, from 2^23, the
  * lowest binade, where the spacing is still 2^-149): every float sum of such
  * values below 2^24 units is exact, so a float FMA (subnormals kept:
@@ -284,36 +284,40 @@ __device__ __forceinline__ void jf_box_rows(const uint2 *col, int stride, unsign
  * 1]) with d = 2m - o for output row o (a weight outside 0..K-1 is 0), by
  * one DP2A a sample, where the float taps took K FFMAs and an unpack. Every
  * weight is below 256 (filter.c copies the one filter with a tap of 256,
- * the identity); the sums (< 2^24) are the float path's bits. */
+ * the identity); the sums (< 2^24) are the float path's bits. The x words
+ * (samples 0 and 2) and the y words (1 and 3) take one pass each: with all
+ * four at once, k = 7 spilled 16-24 bytes on sm_90 and its box ran 2-4%
+ * slower; now 4 bytes, one load a task. */
 template <int K, int RV>
 __device__ __forceinline__ void jf_dp2a_rows(const uint2 *col, int stride, unsigned bias,
                                              const unsigned *vpair, float4 *acc) {
   constexpr int NR = RV + K - 1;
-  unsigned a[RV][4];
+  const unsigned *c32 = (const unsigned *)col;
+  unsigned a[2][RV][2];
 #pragma unroll
-  for (int o = 0; o < RV; o++) a[o][0] = a[o][1] = a[o][2] = a[o][3] = bias;
+  for (int h = 0; h < 2; h++) {
 #pragma unroll
-  for (int m = 0; 2 * m < NR; m++) {
-    const uint2 u = col[2 * m * stride];
-    const uint2 v = 2 * m + 1 < NR ? col[(2 * m + 1) * stride] : make_uint2(0u, 0u);
-    /* samples 0 and 2 are the lanes of x, 1 and 3 those of y */
-    const unsigned s0 = __byte_perm(u.x, v.x, 0x5410u), s2 = __byte_perm(u.x, v.x, 0x7632u);
-    const unsigned s1 = __byte_perm(u.y, v.y, 0x5410u), s3 = __byte_perm(u.y, v.y, 0x7632u);
+    for (int o = 0; o < RV; o++) a[h][o][0] = a[h][o][1] = bias;
 #pragma unroll
-    for (int o = 0; o < RV; o++) {
-      const int d = 2 * m - o;
-      if (d < -1 || d >= K) continue;
-      const unsigned w = vpair[d + 1];
-      a[o][0] = __dp2a_lo(s0, w, a[o][0]);
-      a[o][1] = __dp2a_lo(s1, w, a[o][1]);
-      a[o][2] = __dp2a_lo(s2, w, a[o][2]);
-      a[o][3] = __dp2a_lo(s3, w, a[o][3]);
+    for (int m = 0; 2 * m < NR; m++) {
+      const unsigned u = c32[2 * (2 * m * stride) + h];
+      const unsigned v = 2 * m + 1 < NR ? c32[2 * ((2 * m + 1) * stride) + h] : 0u;
+      const unsigned lo = __byte_perm(u, v, 0x5410u), hi = __byte_perm(u, v, 0x7632u);
+#pragma unroll
+      for (int o = 0; o < RV; o++) {
+        const int d = 2 * m - o;
+        if (d < -1 || d >= K) continue;
+        const unsigned w = vpair[d + 1];
+        a[h][o][0] = __dp2a_lo(lo, w, a[h][o][0]);
+        a[h][o][1] = __dp2a_lo(hi, w, a[h][o][1]);
+      }
     }
   }
+  /* h = 0: samples 0 and 2 (the x words), h = 1: samples 1 and 3 */
 #pragma unroll
   for (int o = 0; o < RV; o++)
-    acc[o] = make_float4(__uint_as_float(a[o][0]), __uint_as_float(a[o][1]),
-                         __uint_as_float(a[o][2]), __uint_as_float(a[o][3]));
+    acc[o] = make_float4(__uint_as_float(a[0][o][0]), __uint_as_float(a[1][o][0]),
+                         __uint_as_float(a[0][o][1]), __uint_as_float(a[1][o][1]));
 }
 
 /* An integer float f (0 <= f < 2^23) as the float whose bits are f. */
@@ -547,8 +551,7 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
     const uint2 *col16 = (const uint2 *)s_h + g * RV * JET_FILTER_H16_ROW + s;
     if (K && sizeof(T) == 1 && JF_BOX_SUMS && p.mode == JET_FILTER_MODE_BOX8) {
       jf_box_rows<K ? K : 1, RV>(col16, JET_FILTER_H16_ROW, p.ibias, acc);
-    } else if (K && K <= 5 && sizeof(T) == 1) {
-      /* (k = 7 spilled on sm_90 this way, and its box ran 2-4% slower) */
+    } else if (K && sizeof(T) == 1) {
       jf_dp2a_rows<K ? K : 1, RV>(col16, JET_FILTER_H16_ROW, p.ibias, p.vpair, acc);
     } else if (K) {
 #pragma unroll
