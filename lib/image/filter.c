@@ -128,14 +128,9 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
   if (u8 && !box && p.iw[r] == JET_GAUSS_ONE) {
     /* every other tap rounded to 0: (2^16 x + 2^15) >> 16 is x, the
      * identity (and the kernels take taps below 256 only) */
-    for (int i = 0; i < count; i++) {
-      cudaError_t e = cudaMemcpy2DAsync(p.img[i].dst, (size_t)p.img[i].dpitch, p.img[i].src,
-                                        (size_t)p.img[i].spitch, (size_t)w * (size_t)nc, (size_t)h,
-                                        cudaMemcpyDefault, cu);
-      if (e != cudaSuccess)
-        return jet__cuda_error(e, fn, "cudaMemcpy2DAsync", NULL, "pair %d: %d x %d bytes", i,
-                               w * nc, h);
-    }
+    for (int i = 0; i < count; i++)
+      JET__TRY(jet_memcpy_2d_async(stream, p.img[i].dst, p.img[i].dpitch, p.img[i].src,
+                                   p.img[i].spitch, (size_t)w * (size_t)nc, (size_t)h));
     return JET_STATUS_OK;
   }
   char name[32];
