@@ -556,7 +556,7 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
     } else if (K) {
 #pragma unroll
       for (int jr = 0; jr < RV + (K ? K : 1) - 1; jr++) {
-        float4 v = sizeof(T) == 1 ? jf_unpack16(col16[jr * JET_FILTER_H16_ROW]) : col[jr * nslot];
+        float4 v = col[jr * nslot];
 #pragma unroll
         for (int o = 0; o < RV; o++)
           if (jr - o >= 0 && jr - o < K) jf_fma4<T>(acc[o], p.w[(jr - o) & 31], v);
