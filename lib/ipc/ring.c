@@ -48,6 +48,12 @@ typedef struct peer {
   int pid;
   char name[JET__WIRE_NAME_LEN];
   control *ctl;
+  /* DROP_OLDEST: the newest frame message its full socket refused (seq 0:
+   * none), sent when the socket has room unless its slot was reclaimed */
+  uint64_t unsent_seq;
+  uint32_t unsent_slot;
+  size_t unsent_len;
+  unsigned char unsent[JET__WIRE_FRAME_MAX];
 } peer;
 
 typedef struct queued {
@@ -281,8 +287,24 @@ static void drain_peer(jet_ring r, peer *p, const char *fn) {
   }
 }
 
-/* Wait up to @timeout_ms for connections, releases or hang-ups and handle
- * them. 1 when something happened. */
+/* Send a drop-oldest consumer's unsent frame if its socket has room now.
+ * Messages of frames reclaimed since sit ahead of it; without this, a
+ * producer that stops publishing would leave the consumer none to take. */
+static void flush_unsent(jet_ring r, peer *p) {
+  if (!p->active || !p->unsent_seq) return;
+  if (atomic_load(&p->ctl->word[p->unsent_slot]) != word_of(p->unsent_seq, WORD_QUEUED)) {
+    p->unsent_seq = 0; /* reclaimed for a newer frame, and counted there */
+    return;
+  }
+  jet_status st = jet_channel_send(p->ch, JET__WIRE_FRAME, p->unsent, p->unsent_len, NULL, 0, 0);
+  if (st == JET_STATUS_TIMEOUT) return;
+  p->unsent_seq = 0;
+  if (st == JET_STATUS_OK) r->stats.delivered++;
+  else peer_drop(r, p, st == JET_STATUS_DISCONNECTED ? "went away" : "could not be reached");
+}
+
+/* Wait up to @timeout_ms for connections, releases, hang-ups or room for an
+ * unsent frame, and handle them. 1 when something happened. */
 static int pump(jet_ring r, int timeout_ms, const char *fn) {
   struct pollfd pf[1 + JET_RING_MAX_CONSUMERS];
   int who[1 + JET_RING_MAX_CONSUMERS], n = 0;
@@ -293,7 +315,8 @@ static int pump(jet_ring r, int timeout_ms, const char *fn) {
     if (r->peers[i].active) {
       int fd = -1;
       (void)jet_channel_fd(r->peers[i].ch, &fd);
-      pf[n].fd = fd, pf[n].events = POLLIN, who[n++] = i;
+      pf[n].fd = fd, who[n] = i;
+      pf[n++].events = (short)(POLLIN | (r->peers[i].unsent_seq ? POLLOUT : 0));
     }
   int k;
   do k = poll(pf, (nfds_t)n, timeout_ms);
@@ -306,7 +329,9 @@ static int pump(jet_ring r, int timeout_ms, const char *fn) {
       if (jet_channel_accept(r->ch, 0, &c) == JET_STATUS_OK) admit(r, c, fn);
       else r->stats.lost_consumers++; /* refused credentials, or gone already */
     } else {
-      drain_peer(r, &r->peers[who[j]], fn);
+      peer *p = &r->peers[who[j]];
+      if (pf[j].revents & ~POLLOUT) drain_peer(r, p, fn);
+      if (pf[j].revents & POLLOUT) flush_unsent(r, p);
     }
   }
   return 1;
@@ -535,6 +560,8 @@ jet_status jet_ring_publish(jet_ring r, jet_ring_frame *frame, jet_stream stream
     peer *p = &r->peers[c];
     if (!p->active) continue;
     if (p->policy == JET_RING_DROP_OLDEST) {
+      flush_unsent(r, p);
+      if (!p->active) continue;
       /* Keep at most depth frames queued: the oldest untaken ones go first. */
       for (;;) {
         int nqueued = 0, oldest = -1;
@@ -554,6 +581,16 @@ jet_status jet_ring_publish(jet_ring r, jet_ring_frame *frame, jet_stream stream
                              p->policy == JET_RING_LOSSLESS ? 100 : 0);
     if (st == JET_STATUS_OK) {
       r->stats.delivered++;
+    } else if (st == JET_STATUS_TIMEOUT && p->policy == JET_RING_DROP_OLDEST) {
+      /* the socket is full: this frame replaces an older unsent one */
+      if (p->unsent_seq &&
+          word_cas(&p->ctl->word[p->unsent_slot], word_of(p->unsent_seq, WORD_QUEUED), 0))
+        r->stats.dropped++;
+      p->unsent_seq = seq;
+      p->unsent_slot = (uint32_t)s;
+      p->unsent_len = len;
+      memcpy(p->unsent, buf, len);
+      r->stats.deferred++;
     } else if (st == JET_STATUS_TIMEOUT) {
       (void)word_cas(&p->ctl->word[s], word_of(seq, WORD_QUEUED), 0);
       r->stats.dropped++;

@@ -114,6 +114,9 @@ typedef struct jet_ring_stats {
   uint64_t taken;      /**< consumer: frames handed out by jet_ring_take */
   uint64_t dropped;    /**< frames reclaimed or released before a consumer took them */
   uint64_t reclaimed;  /**< producer: slots taken back from consumers that went away */
+  uint64_t deferred;   /**< producer: frame messages a DROP_OLDEST consumer's full
+                            socket refused; the newest waits and goes out when
+                            there is room (at a publish, poll or loan) */
   int consumers;       /**< producer: consumers connected now */
   int lost_consumers;  /**< producer: consumers that went away (or were refused) */
 } jet_ring_stats;
@@ -151,9 +154,11 @@ jet_status jet_ring_connect(jet_context ctx, const jet_ring_consumer_desc *desc,
 jet_status jet_ring_destroy(jet_ring r);
 
 /**
- * jet_ring_poll - producer: accept new consumers, take in releases and notice
- * consumers that went away, waiting up to @timeout_ms for something to do
- * (jet_ring_loan does the same while it waits).
+ * jet_ring_poll - producer: accept new consumers, take in releases, notice
+ * consumers that went away and send a waiting frame to a DROP_OLDEST consumer
+ * whose socket has room again, waiting up to @timeout_ms for something to do
+ * (jet_ring_loan does the same while it waits). A producer that stops
+ * publishing keeps calling it to serve its consumers.
  * @return JET_STATUS_OK; TIMEOUT (nothing happened); INVALID_HANDLE;
  *         INVALID_ARGUMENT (a consumer end, negative timeout).
  */
@@ -173,8 +178,12 @@ jet_status jet_ring_loan(jet_ring r, int timeout_ms, jet_ring_frame *frame);
  * jet_ring_publish - producer: the loaned slot is written by work on @stream;
  * record its event there and tell every consumer (sequence number, timestamp,
  * up to JET_RING_MAX_USER_BYTES of user bytes). Returns without waiting for
- * the GPU. A consumer that cannot take the message at once loses the frame
- * (DROP_OLDEST) or is waited for up to 100 ms (LOSSLESS), then dropped.
+ * the GPU. A LOSSLESS consumer that cannot take the message is waited for up
+ * to 100 ms, then loses the frame. When a DROP_OLDEST consumer's socket is
+ * full (of messages of frames reclaimed since), its newest frame waits
+ * (stats.deferred) and goes out once there is room, at the next publish,
+ * poll or loan: a consumer that catches up after the producer has stopped
+ * publishing still gets the last frame.
  * @return JET_STATUS_OK; INVALID_ARGUMENT (not a loaned slot, too many user
  *         bytes); INVALID_HANDLE; WRONG_CONTEXT; a CUDA status.
  */
@@ -209,8 +218,10 @@ jet_status jet_ring_take(jet_ring r, jet_ring_take_mode mode, jet_stream stream,
 jet_status jet_ring_release(jet_ring r, const jet_ring_frame *frame, jet_stream stream);
 
 /**
- * jet_ring_fd - the socket to poll for readability in the caller's own loop
- * (a consumer's frames, a producer's connections and releases).
+ * jet_ring_fd - the socket to poll for readability in the caller's own loop:
+ * a consumer's frames; a producer's new connections only (releases and room
+ * for waiting frames come on each consumer's socket: jet_ring_poll serves
+ * those).
  * @return JET_STATUS_OK, INVALID_HANDLE, INVALID_ARGUMENT.
  */
 jet_status jet_ring_fd(jet_ring r, int *fd);
