@@ -19,14 +19,14 @@
  * words (s_h16, 16-bit lanes), and the vertical pass takes two rows of a
  * sample per integer DP2A from them (jf_dp2a_rows; the box: running sums).
  * The runtime-k kernel's s_h has the sums H as plain integers, and its
- * vertical pass reads each H as a float bit for bit
- * (unpacked to 32 bits), that is H * 2^-149 (subnormal or, from 2^23, the
- * lowest binade, where the spacing is still 2^-149): every float sum of such
- * values below 2^24 units is exact, so a float FMA (subnormals kept:
- * fma.rn.f32 without .ftz) does one integer tap a sample at full rate and the
- * result's bits are the integer sum S + bias (< 2^24) with no conversion at
- * either end. The Gaussian output (S + 2^15) >> 16 is then byte 2 of those
- * bits.
+ * vertical pass reads each H as a float bit for bit, that is H * 2^-149
+ * (subnormal or, from 2^23, the lowest binade, where the spacing is still
+ * 2^-149): every float sum of such values below 2^24 units is exact, so a
+ * float FMA (subnormals kept: fma.rn.f32 without .ftz) does one integer tap
+ * a sample at full rate and the result's bits are the integer sum S + bias
+ * (< 2^24) with no conversion at either end. The DP2A pass and the box's
+ * running sums end in the same bits, so one output conversion serves all
+ * three: the Gaussian output (S + 2^15) >> 16 is byte 2 of those bits.
  * k = 3, 5, 7 have unrolled kernels that keep the windows in registers; other
  * sizes take a runtime-k kernel.
  */
@@ -287,7 +287,7 @@ __device__ __forceinline__ void jf_box_rows(const uint2 *col, int stride, unsign
  * the identity); the sums (< 2^24) are the float path's bits. The x words
  * (samples 0 and 2) and the y words (1 and 3) take one pass each: with all
  * four at once, k = 7 spilled 16-24 bytes on sm_90 and its box ran 2-4%
- * slower; now 4 bytes, one load a task. */
+ * slower; now RGB8 and RGBA8 spill 4 bytes there, one load a task. */
 template <int K, int RV>
 __device__ __forceinline__ void jf_dp2a_rows(const uint2 *col, int stride, unsigned bias,
                                              const unsigned *vpair, float4 *acc) {
