@@ -2,11 +2,17 @@
  * reduce: per-channel sum / min / max and the GRAY8 histogram, one pass each.
  *
  * Work memory layout (lib/image/reduce.c sizes it; zero-filled once by the
- * caller, left zero-filled by every kernel):
+ * caller; every kernel leaves [0, WORK_PARTIALS) zero-filled):
  *   [0, 4)       u32 ticket counter of jet_reduce_*
  *   [4, 8)       u32 ticket counter of jet_histogram_u8
- *   [1024, 2048) u32[256] histogram accumulator
- *   [2048, ...)  one 64-byte partial result per block of jet_reduce_*
+ *   [128, 1664)  integer jet_reduce_*: twelve accumulators, one per 128-byte
+ *                line: u64 sums of channels 0-3, u32 complemented minima,
+ *                u32 maxima
+ *   [2048, 34816) jet_histogram_u8: u32 bin b at 2048 + 128 * b
+ *   [34816, ...) float jet_reduce_*: one 64-byte partial result per block
+ * An accumulator or bin to a line: thousands of atomics to one line queue at
+ * one L2 slice (the 4-channel reductions took 1.5 us longer with their twelve
+ * accumulators in one line, and the histogram 0.5 us with its bins packed).
  *
  * The histogram runs at most one block (up to 1024 threads, fewer for small
  * images) per SM (few blocks: few global atomics in the merge) with 32
@@ -17,10 +23,10 @@
  * four chunks in flight per thread (two for 3-channel formats; 8-bit
  * reductions in packed 16x2 lane arithmetic, see vec_u8), then
  * a scalar pass over the row tails (or everything, when pointers or pitches
- * are not 16-byte aligned). Each block
- * reduces with warp shuffles and shared memory and stores one partial; the
- * last block to take a ticket combines the partials in a fixed order (so
- * results repeat bit for bit), writes the answer and clears the counter.
+ * are not 16-byte aligned). Each block reduces with warp shuffles and shared
+ * memory and takes its result to the grid's merge (grid_merge_atomic,
+ * grid_merge_partials): the last block to take a ticket writes the answer
+ * and clears the counter.
  */
 
 #include "pdl.cuh"
@@ -34,8 +40,10 @@ typedef unsigned long long u64;
 #define RED_WARPS (RED_THREADS / 32)
 #define RED_MIN_BLOCKS 4 /* resident per SM: lib/image/reduce.c launches at most that many */
 #define WORK_HIST_TICKET 1 /* u32 index */
-#define WORK_HIST_ACC 1024 /* bytes */
-#define WORK_PARTIALS 2048 /* bytes */
+#define WORK_ACC 128 /* bytes; accumulator k at WORK_ACC + k * WORK_LINE */
+#define WORK_HIST_ACC 2048 /* bytes; bin b at WORK_HIST_ACC + b * WORK_LINE */
+#define WORK_PARTIALS 34816 /* bytes */
+#define WORK_LINE 128
 
 struct jet_reduce_result_dev { /* jet_reduce_result of jetrt/reduce.h */
   double sum[4], mean[4], min[4], max[4];
@@ -232,6 +240,186 @@ __device__ __forceinline__ void vec_u8(const u8 *__restrict__ src, u64 sp, u32 h
   }
 }
 
+/* The grid ticket: a release atomic add (the caller's earlier writes and
+ * atomics are visible before its increment is), returning the old count. */
+__device__ __forceinline__ u32 ticket_take(u32 *ticket) {
+  u32 old;
+  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;"
+               : "=r"(old)
+               : "l"(__cvta_generic_to_global(ticket))
+               : "memory");
+  return old;
+}
+/* A fence that orders this thread's earlier memory operations before its
+ * later ones at GPU scope: the last block runs it before reading the other
+ * blocks' results. Lighter than __threadfence() (fence.sc). */
+__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+
+/* Channel c of a block's result: the warps' results in shared memory,
+ * combined in warp order. */
+template <bool F, int NC>
+__device__ __forceinline__ void warps_combine(const typename acc_t<F>::S (*s_sum)[NC],
+                                              const typename acc_t<F>::M (*s_mn)[NC],
+                                              const typename acc_t<F>::M (*s_mx)[NC], int c,
+                                              typename acc_t<F>::S &s, typename acc_t<F>::M &a,
+                                              typename acc_t<F>::M &b) {
+  typedef acc_t<F> A;
+  s = s_sum[0][c], a = s_mn[0][c], b = s_mx[0][c];
+  for (int k = 1; k < RED_WARPS; k++)
+    s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
+}
+
+/* Channel c of the answer (all zeros for c >= nc). */
+__device__ __forceinline__ void write_channel(jet_reduce_result_dev *out, int c, int nc, double s,
+                                              double mn, double mx, u64 count) {
+  out->sum[c] = s, out->mean[c] = c < nc ? __ddiv_rn(s, (double)count) : 0.0;
+  out->min[c] = mn, out->max[c] = mx;
+}
+
+/* The answer's header; the ticket is cleared for the next call. */
+__device__ __forceinline__ void write_header(jet_reduce_result_dev *out, int nc, u64 count,
+                                             u32 *ticket) {
+  out->count = count;
+  out->channels = nc;
+  out->reserved = 0;
+  atomicExch(ticket, 0u);
+}
+
+/* Integer reductions, thread 0 of each block with the block's result: the
+ * block's sums, minima and maxima go into the grid's accumulators with
+ * atomics (exact in any order: minima as the maxima of their complements, so
+ * that zero-filled memory is every accumulator's start); the last block to
+ * take a ticket reads and clears them, an exchange each, and writes the
+ * answer. Against a partial per block and a block-wide merge of them, the
+ * last block's path is a few dozen instructions and one round trip (H100:
+ * RGBA8 at 720p 1.4 us less, GRAY8 0.3 us). */
+template <int NC>
+__device__ __forceinline__ void grid_merge_atomic(const u64 *sum, const u32 *mn, const u32 *mx,
+                                                  u8 *work, u64 count, jet_reduce_result_dev *out) {
+  u64 *gs[NC];
+  u32 *gn[NC], *gx[NC];
+#pragma unroll
+  for (int c = 0; c < NC; c++) {
+    gs[c] = (u64 *)(work + WORK_ACC + c * WORK_LINE);
+    gn[c] = (u32 *)(work + WORK_ACC + (4 + c) * WORK_LINE);
+    gx[c] = (u32 *)(work + WORK_ACC + (8 + c) * WORK_LINE);
+    atomicAdd((unsigned long long *)gs[c], (unsigned long long)sum[c]);
+    atomicMax(gn[c], ~mn[c]);
+    atomicMax(gx[c], mx[c]);
+  }
+  u32 *ticket = (u32 *)work;
+  if (ticket_take(ticket) != gridDim.x - 1) return;
+  fence_acq_rel();
+  u64 s[NC];
+  u32 a[NC], b[NC];
+#pragma unroll
+  for (int c = 0; c < NC; c++) {
+    s[c] = atomicExch((unsigned long long *)gs[c], 0ull);
+    a[c] = ~atomicExch(gn[c], 0u);
+    b[c] = atomicExch(gx[c], 0u);
+  }
+#pragma unroll
+  for (int c = 0; c < 4; c++)
+    write_channel(out, c, NC, c < NC ? (double)s[c] : 0.0, c < NC ? (double)a[c] : 0.0,
+                  c < NC ? (double)b[c] : 0.0, count);
+  write_header(out, NC, count, ticket);
+}
+
+/* Float reductions, the whole block: double sums in a fixed order, so that
+ * results repeat bit for bit. Thread 0 stores the block's partial; the last
+ * block to take a ticket combines the partials in block order per thread,
+ * then across its threads with warp_reduce (a fixed tree) and the warps in
+ * order, and thread c < 4 writes channel c. s_* hold the warps' results of
+ * the block reduction, and are reused. Written out, with __threadfence
+ * (fence.sc): through ticket_take, fence_acq_rel and the helpers above the
+ * float reductions took 0.1-0.2 us longer (H100, GRAYF32 720p). */
+template <int NC>
+__device__ __forceinline__ void grid_merge_partials(double (*s_sum)[NC], float (*s_mn)[NC],
+                                                    float (*s_mx)[NC], u8 *work, int w, int h,
+                                                    jet_reduce_result_dev *out) {
+  typedef acc_t<true> A;
+  __shared__ bool s_last;
+  partial *parts = (partial *)(work + WORK_PARTIALS);
+  u32 *ticket = (u32 *)work;
+  if (threadIdx.x == 0) {
+    partial pt;
+#pragma unroll
+    for (int c = 0; c < 4; c++) pt.sum[c] = 0, pt.mn[c] = 0, pt.mx[c] = 0;
+#pragma unroll
+    for (int c = 0; c < NC; c++) {
+      double s = s_sum[0][c];
+      float a = s_mn[0][c], b = s_mx[0][c];
+      for (int k = 1; k < RED_WARPS; k++)
+        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
+      pt.sum[c] = A::sbits(s), pt.mn[c] = A::mbits(a), pt.mx[c] = A::mbits(b);
+    }
+    parts[blockIdx.x] = pt;
+    __threadfence();
+    s_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!s_last) return;
+  __threadfence();
+  double sum[NC];
+  float mn[NC], mx[NC];
+#pragma unroll
+  for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
+  /* MQ partials per thread per round, all loaded before any is combined (one
+   * L2 round trip per round, where a plain loop waits for each). */
+  const int MQ = NC == 1 ? 4 : 2;
+  for (u32 b0 = threadIdx.x; b0 < gridDim.x; b0 += MQ * RED_THREADS) {
+    u64 ps[MQ][NC];
+    u32 pn[MQ][NC], px[MQ][NC];
+#pragma unroll
+    for (int q = 0; q < MQ; q++) {
+      const u32 b = b0 + q * RED_THREADS;
+#pragma unroll
+      for (int c = 0; c < NC; c++)
+        if (b < gridDim.x) {
+          ps[q][c] = __ldcg(&parts[b].sum[c]);
+          pn[q][c] = __ldcg(&parts[b].mn[c]);
+          px[q][c] = __ldcg(&parts[b].mx[c]);
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < MQ; q++)
+      if (b0 + q * RED_THREADS < gridDim.x)
+#pragma unroll
+        for (int c = 0; c < NC; c++) {
+          sum[c] += A::sfrom(ps[q][c]);
+          mn[c] = A::mn(mn[c], A::mfrom(pn[q][c]));
+          mx[c] = A::mx(mx[c], A::mfrom(px[q][c]));
+        }
+  }
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int c = 0; c < NC; c++) warp_reduce<true>(sum[c], mn[c], mx[c]);
+  __syncthreads(); /* thread 0 read s_* above; reuse them */
+  if (lane == 0)
+#pragma unroll
+    for (int c = 0; c < NC; c++) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
+  __syncthreads();
+  /* Thread c < 4 writes channel c, in parallel: the double division and the
+   * warp merges of the channels overlap. */
+  if (threadIdx.x < 4) {
+    const int c = threadIdx.x;
+    const u64 count = (u64)w * (u64)h;
+    double rs = 0.0, rm = 0.0, rn = 0.0, rx = 0.0;
+    if (c < NC) {
+      double s = s_sum[0][c];
+      float a = s_mn[0][c], b = s_mx[0][c];
+      for (int k = 1; k < RED_WARPS; k++)
+        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
+      rs = s;
+      rm = __ddiv_rn(rs, (double)count);
+      rn = a;
+      rx = b;
+    }
+    out->sum[c] = rs, out->mean[c] = rm, out->min[c] = rn, out->max[c] = rx;
+    if (c == 0) write_header(out, NC, count, ticket);
+  }
+}
+
 template <int ES, int NC, bool F>
 __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, int w, int h,
                                             int vec, u8 *work, jet_reduce_result_dev *out) {
@@ -342,10 +530,10 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
     }
   }
 
-  /* Block reduction: warp_reduce, then warp results through shared memory. */
+  /* Block reduction: warp_reduce, then the warps' results through shared
+   * memory, then the grid's merge. */
   __shared__ S s_sum[RED_WARPS][NC];
   __shared__ M s_mn[RED_WARPS][NC], s_mx[RED_WARPS][NC];
-  __shared__ bool s_last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
   for (int c = 0; c < NC; c++) {
@@ -353,91 +541,12 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
     if (lane == 0) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
   }
   __syncthreads();
-  partial *parts = (partial *)(work + WORK_PARTIALS);
-  u32 *ticket = (u32 *)work;
-  if (threadIdx.x == 0) {
-    partial pt;
+  if constexpr (F) {
+    grid_merge_partials<NC>(s_sum, s_mn, s_mx, work, w, h, out);
+  } else if (threadIdx.x == 0) {
 #pragma unroll
-    for (int c = 0; c < 4; c++) pt.sum[c] = 0, pt.mn[c] = 0, pt.mx[c] = 0;
-#pragma unroll
-    for (int c = 0; c < NC; c++) {
-      S s = s_sum[0][c];
-      M a = s_mn[0][c], b = s_mx[0][c];
-      for (int k = 1; k < RED_WARPS; k++)
-        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
-      pt.sum[c] = A::sbits(s), pt.mn[c] = A::mbits(a), pt.mx[c] = A::mbits(b);
-    }
-    parts[blockIdx.x] = pt;
-    __threadfence();
-    s_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!s_last) return;
-
-  /* The last block: combine the partials in block order per thread. */
-  __threadfence();
-#pragma unroll
-  for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
-  /* MQ partials per thread per round, all loaded before any is combined (one
-   * L2 round trip per round, where a plain loop waits for each); still in
-   * block order per thread. */
-  const int MQ = NC == 1 ? 4 : NC == 4 ? 1 : 2;
-  for (u32 b0 = threadIdx.x; b0 < gridDim.x; b0 += MQ * RED_THREADS) {
-    u64 ps[MQ][NC];
-    u32 pn[MQ][NC], px[MQ][NC];
-#pragma unroll
-    for (int q = 0; q < MQ; q++) {
-      const u32 b = b0 + q * RED_THREADS;
-#pragma unroll
-      for (int c = 0; c < NC; c++)
-        if (b < gridDim.x) {
-          ps[q][c] = __ldcg(&parts[b].sum[c]);
-          pn[q][c] = __ldcg(&parts[b].mn[c]);
-          px[q][c] = __ldcg(&parts[b].mx[c]);
-        }
-    }
-#pragma unroll
-    for (int q = 0; q < MQ; q++)
-      if (b0 + q * RED_THREADS < gridDim.x)
-#pragma unroll
-        for (int c = 0; c < NC; c++) {
-          sum[c] += A::sfrom(ps[q][c]);
-          mn[c] = A::mn(mn[c], A::mfrom(pn[q][c]));
-          mx[c] = A::mx(mx[c], A::mfrom(px[q][c]));
-        }
-  }
-#pragma unroll
-  for (int c = 0; c < NC; c++) {
-    warp_reduce<F>(sum[c], mn[c], mx[c]);
-  }
-  __syncthreads(); /* s_* of the first reduction are read; reuse them */
-  if (lane == 0)
-#pragma unroll
-    for (int c = 0; c < NC; c++) s_sum[warp][c] = sum[c], s_mn[warp][c] = mn[c], s_mx[warp][c] = mx[c];
-  __syncthreads();
-  /* Thread c < 4 writes channel c (zeros beyond NC), in parallel: the double
-   * division and the warp merges of the channels overlap. */
-  if (threadIdx.x < 4) {
-    const int c = threadIdx.x;
-    const u64 count = (u64)w * (u64)h;
-    double rs = 0.0, rm = 0.0, rn = 0.0, rx = 0.0;
-    if (c < NC) {
-      S s = s_sum[0][c];
-      M a = s_mn[0][c], b = s_mx[0][c];
-      for (int k = 1; k < RED_WARPS; k++)
-        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
-      rs = A::sd(s);
-      rm = __ddiv_rn(rs, (double)count);
-      rn = A::md(a);
-      rx = A::md(b);
-    }
-    out->sum[c] = rs, out->mean[c] = rm, out->min[c] = rn, out->max[c] = rx;
-    if (c == 0) {
-      out->count = count;
-      out->channels = NC;
-      out->reserved = 0;
-      atomicExch(ticket, 0u);
-    }
+    for (int c = 0; c < NC; c++) warps_combine<F, NC>(s_sum, s_mn, s_mx, c, sum[c], mn[c], mx[c]);
+    grid_merge_atomic<NC>(sum, mn, mx, work, (u64)w * (u64)h, out);
   }
 }
 
@@ -480,7 +589,7 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   /* 32 interleaved copies of the histogram, word bin * 32 + lane: lane l
    * always counts in copy l, which sits in bank l, so the shared atomics of
    * a warp never conflict, whatever the pixel values. */
-  __shared__ u32 sh[256 * 32];
+  __shared__ __align__(16) u32 sh[256 * 32];
   __shared__ bool s_last;
   const int lane = threadIdx.x & 31;
   const u32 nt = blockDim.x; /* a multiple of 32, at most HIST_THREADS */
@@ -500,7 +609,7 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
     more = a.y < (u32)h;
     if (more) hist_load(src, sp, (u32)h, a, v, ok);
   }
-  for (u32 i = threadIdx.x; i < 256u * 32u; i += nt) sh[i] = 0;
+  for (u32 i = threadIdx.x; i < 256u * 32u / 4u; i += nt) ((uint4 *)sh)[i] = make_uint4(0u, 0u, 0u, 0u);
   __syncthreads();
   while (more) {
 #pragma unroll
@@ -526,7 +635,8 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
     }
   }
   __syncthreads();
-  u32 *acc = (u32 *)(work + WORK_HIST_ACC);
+  u32 *acc = (u32 *)(work + WORK_HIST_ACC); /* bin b at word b * BIN_WORDS */
+  const u32 BIN_WORDS = WORK_LINE / 4;
   u32 *ticket = (u32 *)work + WORK_HIST_TICKET;
   /* Four threads per bin, each adding the 8 copies c = q (mod 4), read so
    * that the 32 lanes of a warp hit 32 different banks. */
@@ -537,15 +647,15 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
     for (int i = 0; i < 8; i++) v += sh[bin * 32 + ((l + 4 * i) & 31)];
     v += __shfl_xor_sync(0xffffffffu, v, 1);
     v += __shfl_xor_sync(0xffffffffu, v, 2);
-    if ((t & 3) == 0 && v) atomicAdd(&acc[bin], v);
+    if ((t & 3) == 0 && v) atomicAdd(&acc[bin * BIN_WORDS], v);
   }
-  __threadfence();
+  fence_acq_rel();
   __syncthreads();
   if (threadIdx.x == 0) s_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
   __syncthreads();
   if (!s_last) return;
-  __threadfence();
-  for (u32 bin = threadIdx.x; bin < 256u; bin += nt) out[bin] = atomicExch(&acc[bin], 0u);
+  fence_acq_rel();
+  for (u32 bin = threadIdx.x; bin < 256u; bin += nt) out[bin] = atomicExch(&acc[bin * BIN_WORDS], 0u);
   __syncthreads();
   if (threadIdx.x == 0) atomicExch(ticket, 0u);
 }

@@ -7,11 +7,13 @@
  * names: device memory (to feed later GPU work without a host round trip) or
  * mapped host memory (cudaHostAlloc(..., cudaHostAllocMapped), read by the
  * CPU once the stream has passed the operation, e.g. after an event). The
- * kernel runs in one pass: every block reduces a part of the image and the
- * last block to finish combines the blocks' partial results and writes the
- * answer; nothing returns to the host in between.
+ * kernel runs in one pass: every block reduces a part of the image, the
+ * blocks' results meet in the work buffer (in atomic accumulators for the 8-
+ * and 16-bit formats and the histogram, as partial results for the float
+ * formats), and the last block to finish writes the answer; nothing returns
+ * to the host in between.
  *
- * Work memory. The blocks' partial results live in a caller-provided work
+ * Work memory. The blocks' results live in a caller-provided work
  * buffer of jet_reduce_work_size() bytes of device memory, which must be
  * zero-filled once before its first use (jet_memset or cudaMemset). Every
  * operation leaves it zero-filled again, so a buffer is allocated and cleared
