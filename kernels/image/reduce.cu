@@ -14,9 +14,9 @@
  * one L2 slice (the 4-channel reductions took 1.5 us longer with their twelve
  * accumulators in one line, and the histogram 0.5 us with its bins packed).
  *
- * The histogram runs at most one block (up to 1024 threads, fewer for small
- * images) per SM (few blocks: few global atomics in the merge) with 32
- * bank-interleaved shared copies of the bins.
+ * The histogram runs blocks of 1024 threads, at most one per SM (few blocks:
+ * few global atomics in the merge), with 32 bank-interleaved shared copies
+ * of the bins.
  *
  * Both kernels: a grid-stride loop over 16-byte chunks of the rows (48 bytes
  * for 3-channel formats, so that every lane of a chunk has a fixed channel),
@@ -566,7 +566,7 @@ JET_REDUCE(jet_reduce_f32c3, 4, 3, true)
 
 /* ------------------------------------------------------------ histogram */
 
-#define HIST_THREADS 1024 /* the largest block; lib/image/reduce.c launches one per SM */
+#define HIST_THREADS 1024 /* the block lib/image/reduce.c launches, at most one per SM */
 #define HIST_Q 4            /* 16-byte chunks in flight per thread */
 
 /* Loads the next HIST_Q chunks of the walk (those before the end; ok[q]
@@ -592,7 +592,7 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   __shared__ __align__(16) u32 sh[256 * 32];
   __shared__ bool s_last;
   const int lane = threadIdx.x & 31;
-  const u32 nt = blockDim.x; /* a multiple of 32, at most HIST_THREADS */
+  const u32 nt = blockDim.x; /* HIST_THREADS; the loops below take any multiple of 32 */
   jet_pdl_enter();
   u32 *mine = sh + lane;
   const u32 tid = blockIdx.x * nt + threadIdx.x;
