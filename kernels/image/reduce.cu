@@ -71,8 +71,6 @@ struct acc_t<false> {
   static __device__ __forceinline__ S sfrom(u64 b) { return b; }
   static __device__ __forceinline__ u32 mbits(M m) { return m; }
   static __device__ __forceinline__ M mfrom(u32 b) { return b; }
-  static __device__ __forceinline__ double sd(S s) { return (double)s; }
-  static __device__ __forceinline__ double md(M m) { return (double)m; }
 };
 template <>
 struct acc_t<true> {
@@ -86,8 +84,6 @@ struct acc_t<true> {
   static __device__ __forceinline__ S sfrom(u64 b) { return __longlong_as_double((long long)b); }
   static __device__ __forceinline__ u32 mbits(M m) { return (u32)__float_as_int(m); }
   static __device__ __forceinline__ M mfrom(u32 b) { return __int_as_float((int)b); }
-  static __device__ __forceinline__ double sd(S s) { return s; }
-  static __device__ __forceinline__ double md(M m) { return (double)m; }
 };
 
 /* A float as an int whose signed order is the float order (-0 < +0), for
