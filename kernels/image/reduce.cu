@@ -1,19 +1,7 @@
 /*
  * reduce: per-channel sum / min / max and the GRAY8 histogram, one pass each.
  *
- * Work memory layout (lib/image/reduce.c sizes it; zero-filled once by the
- * caller; every kernel leaves [0, WORK_PARTIALS) zero-filled):
- *   [0, 4)       u32 ticket counter of jet_reduce_*
- *   [4, 8)       u32 ticket counter of jet_histogram_u8
- *   [128, 1664)  integer jet_reduce_*: twelve accumulators, one per 128-byte
- *                line: u64 sums of channels 0-3, u32 complemented minima,
- *                u32 maxima
- *   [2048, 34816) jet_histogram_u8: u32 bin b at 2048 + 128 * b
- *   [34816, ...) float jet_reduce_*: one 64-byte partial result per block
- * An accumulator or bin to a line: thousands of atomics to one line queue at
- * one L2 slice (H100: with its twelve accumulators in one line, RGBA8 took
- * 0.8 us longer at 720p and 1.5 us at 1440p; the histogram 0.5-0.7 us longer with
- * its bins packed).
+ * Launch shapes and the work-memory layout: reduce_params.h.
  *
  * The histogram runs blocks of 1024 threads, at most one per SM (few blocks:
  * few global atomics in the merge), with 32 bank-interleaved shared copies
@@ -31,20 +19,15 @@
  */
 
 #include "pdl.cuh"
+#include "reduce_params.h"
 
 typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
-#define RED_THREADS 256
-#define RED_WARPS (RED_THREADS / 32)
-#define RED_MIN_BLOCKS 4 /* resident per SM: lib/image/reduce.c launches at most that many */
+#define RED_WARPS (JET_RED_THREADS / 32)
 #define WORK_HIST_TICKET 1 /* u32 index */
-#define WORK_ACC 128 /* bytes; accumulator k at WORK_ACC + k * WORK_LINE */
-#define WORK_HIST_ACC 2048 /* bytes; bin b at WORK_HIST_ACC + b * WORK_LINE */
-#define WORK_PARTIALS 34816 /* bytes */
-#define WORK_LINE 128
 
 struct jet_reduce_result_dev { /* jet_reduce_result of jetrt/reduce.h */
   double sum[4], mean[4], min[4], max[4];
@@ -56,6 +39,7 @@ struct partial { /* 64 bytes */
   u64 sum[4];    /* u64, or double bits for floats */
   u32 mn[4], mx[4]; /* u32, or float bits */
 };
+static_assert(sizeof(partial) == JET_RED_PARTIAL_BYTES, "reduce_params.h sizes the partials");
 
 /* Sample traits: integer samples sum exactly in u64, floats in double. */
 template <bool F>
@@ -297,9 +281,9 @@ __device__ __forceinline__ void grid_merge_atomic(const u64 *sum, const u32 *mn,
   u32 *gn[NC], *gx[NC];
 #pragma unroll
   for (int c = 0; c < NC; c++) {
-    gs[c] = (u64 *)(work + WORK_ACC + c * WORK_LINE);
-    gn[c] = (u32 *)(work + WORK_ACC + (4 + c) * WORK_LINE);
-    gx[c] = (u32 *)(work + WORK_ACC + (8 + c) * WORK_LINE);
+    gs[c] = (u64 *)(work + JET_RED_WORK_ACC + c * JET_RED_WORK_LINE);
+    gn[c] = (u32 *)(work + JET_RED_WORK_ACC + (4 + c) * JET_RED_WORK_LINE);
+    gx[c] = (u32 *)(work + JET_RED_WORK_ACC + (8 + c) * JET_RED_WORK_LINE);
     atomicAdd((unsigned long long *)gs[c], (unsigned long long)sum[c]);
     atomicMax(gn[c], ~mn[c]);
     atomicMax(gx[c], mx[c]);
@@ -336,7 +320,7 @@ __device__ __forceinline__ void grid_merge_partials(double (*s_sum)[NC], float (
                                                     jet_reduce_result_dev *out) {
   typedef acc_t<true> A;
   __shared__ bool s_last;
-  partial *parts = (partial *)(work + WORK_PARTIALS);
+  partial *parts = (partial *)(work + JET_RED_WORK_PARTIALS);
   u32 *ticket = (u32 *)work;
   if (threadIdx.x == 0) {
     partial pt;
@@ -364,12 +348,12 @@ __device__ __forceinline__ void grid_merge_partials(double (*s_sum)[NC], float (
   /* MQ partials per thread per round, all loaded before any is combined (one
    * L2 round trip per round, where a plain loop waits for each). */
   const int MQ = NC == 1 ? 4 : 2;
-  for (u32 b0 = threadIdx.x; b0 < gridDim.x; b0 += MQ * RED_THREADS) {
+  for (u32 b0 = threadIdx.x; b0 < gridDim.x; b0 += MQ * JET_RED_THREADS) {
     u64 ps[MQ][NC];
     u32 pn[MQ][NC], px[MQ][NC];
 #pragma unroll
     for (int q = 0; q < MQ; q++) {
-      const u32 b = b0 + q * RED_THREADS;
+      const u32 b = b0 + q * JET_RED_THREADS;
 #pragma unroll
       for (int c = 0; c < NC; c++)
         if (b < gridDim.x) {
@@ -380,7 +364,7 @@ __device__ __forceinline__ void grid_merge_partials(double (*s_sum)[NC], float (
     }
 #pragma unroll
     for (int q = 0; q < MQ; q++)
-      if (b0 + q * RED_THREADS < gridDim.x)
+      if (b0 + q * JET_RED_THREADS < gridDim.x)
 #pragma unroll
         for (int c = 0; c < NC; c++) {
           sum[c] += A::sfrom(ps[q][c]);
@@ -432,8 +416,8 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
 #pragma unroll
   for (int c = 0; c < NC; c++) sum[c] = 0, mn[c] = A::lo(), mx[c] = A::hi();
 
-  const u32 tid = blockIdx.x * RED_THREADS + threadIdx.x;
-  const u32 nthreads = gridDim.x * RED_THREADS;
+  const u32 tid = blockIdx.x * JET_RED_THREADS + threadIdx.x;
+  const u32 nthreads = gridDim.x * JET_RED_THREADS;
   const u32 row_elems = (u32)w * NC; /* < 2^32: the launcher refuses wider rows */
   const u32 cpr = vec ? (u32)((u64)row_elems * ES / C) : 0u;
 
@@ -548,7 +532,7 @@ __device__ __forceinline__ void reduce_body(const u8 *__restrict__ src, u64 sp, 
 }
 
 #define JET_REDUCE(NAME, ES, NC, F)                                                             \
-  extern "C" __global__ void __launch_bounds__(RED_THREADS, RED_MIN_BLOCKS)                     \
+  extern "C" __global__ void __launch_bounds__(JET_RED_THREADS, JET_RED_BLOCKS_PER_SM)          \
       NAME(const u8 *src, u64 sp, int w, int h, int vec, u8 *work, jet_reduce_result_dev *out) { \
     jet_pdl_enter();                                                                            \
     reduce_body<ES, NC, F>(src, sp, w, h, vec, work, out);                                      \
@@ -563,8 +547,7 @@ JET_REDUCE(jet_reduce_f32c3, 4, 3, true)
 
 /* ------------------------------------------------------------ histogram */
 
-#define HIST_THREADS 1024 /* the block lib/image/reduce.c launches, at most one per SM */
-#define HIST_Q 4            /* 16-byte chunks in flight per thread */
+#define HIST_Q 4 /* 16-byte chunks in flight per thread */
 
 /* Loads the next HIST_Q chunks of the walk (those before the end; ok[q]
  * says which) and advances the walker past them. */
@@ -580,7 +563,7 @@ __device__ __forceinline__ void hist_load(const u8 *__restrict__ src, u64 sp, u3
   }
 }
 
-extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
+extern "C" __global__ void __launch_bounds__(JET_HIST_THREADS, 1)
     jet_histogram_u8(const u8 *__restrict__ src, u64 sp, int w, int h, int vec, u8 *work,
                      u32 *out) {
   /* 32 interleaved copies of the histogram, word bin * 32 + lane: lane l
@@ -589,7 +572,7 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
   __shared__ __align__(16) u32 sh[256 * 32];
   __shared__ bool s_last;
   const int lane = threadIdx.x & 31;
-  const u32 nt = blockDim.x; /* HIST_THREADS; the loops below take any multiple of 32 */
+  const u32 nt = blockDim.x; /* JET_HIST_THREADS; the loops below take any multiple of 32 */
   jet_pdl_enter();
   u32 *mine = sh + lane;
   const u32 tid = blockIdx.x * nt + threadIdx.x;
@@ -632,8 +615,8 @@ extern "C" __global__ void __launch_bounds__(HIST_THREADS, 1)
     }
   }
   __syncthreads();
-  u32 *acc = (u32 *)(work + WORK_HIST_ACC); /* bin b at word b * BIN_WORDS */
-  const u32 BIN_WORDS = WORK_LINE / 4;
+  u32 *acc = (u32 *)(work + JET_RED_WORK_HIST); /* bin b at word b * BIN_WORDS */
+  const u32 BIN_WORDS = JET_RED_WORK_LINE / 4;
   u32 *ticket = (u32 *)work + WORK_HIST_TICKET;
   /* Four threads per bin, each adding the 8 copies c = q (mod 4), read so
    * that the 32 lanes of a warp hit 32 different banks. */

@@ -1,29 +1,25 @@
 /*
  * Reductions and the GRAY8 histogram (jetrt/reduce.h); kernels in
- * kernels/image/reduce.cu, whose work-memory layout this file sizes.
+ * kernels/image/reduce.cu; the launch shapes and the work-memory layout they
+ * share: kernels/image/reduce_params.h.
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "image_internal.h"
 #include "jetrt_kernels.h"
-
-#define RED_THREADS 256u
-#define RED_BLOCKS_PER_SM 4u /* reduce.cu: __launch_bounds__(256, 4), one wave */
-#define HIST_THREADS 1024u /* jet_histogram_u8: at most one block per SM */
-#define WORK_PARTIALS 34816u /* reduce.cu: tickets, accumulators, histogram bins */
-#define PARTIAL_BYTES 64u
+#include "../../kernels/image/reduce_params.h"
 
 _Static_assert(sizeof(jet_reduce_result) == 144, "jet_reduce_result layout is shared with reduce.cu");
 _Static_assert(offsetof(jet_reduce_result, count) == 128, "jet_reduce_result layout");
 _Static_assert(offsetof(jet_reduce_result, channels) == 136, "jet_reduce_result layout");
 
 static unsigned max_blocks(const struct jet_context_s *ctx) {
-  return jet__image_sms(ctx) * RED_BLOCKS_PER_SM;
+  return jet__image_sms(ctx) * JET_RED_BLOCKS_PER_SM;
 }
 
 static size_t work_size(const struct jet_context_s *ctx) {
-  return WORK_PARTIALS + (size_t)max_blocks(ctx) * PARTIAL_BYTES;
+  return JET_RED_WORK_PARTIALS + (size_t)max_blocks(ctx) * JET_RED_PARTIAL_BYTES;
 }
 
 jet_status jet_reduce_work_size(jet_context ctx, size_t *bytes) {
@@ -124,22 +120,22 @@ static jet_status plan(jet_stream stream, jet_image src, void *work, size_t work
       (unsigned long long)(src->layout.plane[0].row_bytes / chunk + 1) * (unsigned long long)h;
   unsigned long long per_thread = d->channels > 1 && d->elem_size == 1 ? 4 : 2;
   unsigned long long blocks =
-      (chunks + per_thread * RED_THREADS - 1) / (per_thread * RED_THREADS);
+      (chunks + per_thread * JET_RED_THREADS - 1) / (per_thread * JET_RED_THREADS);
   if (blocks > max_blocks(ctx)) blocks = max_blocks(ctx);
   if (blocks < 1) blocks = 1;
   if (op == JET__IMAGE_OP_HISTOGRAM) {
-    /* Blocks of HIST_THREADS, a chunk per thread, at most one per SM. Few
+    /* Blocks of JET_HIST_THREADS, a chunk per thread, at most one per SM. Few
      * blocks: each merges 256 bins into the same global words. Full ones:
      * spreading a small image over every SM in smaller blocks took longer
      * (H100, 720p: 131 blocks of 448 threads 8.3 us, 57 of 1024 7.8 us;
      * a block of fewer than 1024 threads merges its bins in two rounds). */
     unsigned sms = jet__image_sms(ctx);
-    blocks = (chunks + HIST_THREADS - 1) / HIST_THREADS;
+    blocks = (chunks + JET_HIST_THREADS - 1) / JET_HIST_THREADS;
     if (blocks > sms) blocks = sms;
     if (blocks < 1) blocks = 1;
-    lp->block = (jet_dim3){HIST_THREADS, 1, 1};
+    lp->block = (jet_dim3){JET_HIST_THREADS, 1, 1};
   } else {
-    lp->block = (jet_dim3){RED_THREADS, 1, 1};
+    lp->block = (jet_dim3){JET_RED_THREADS, 1, 1};
   }
   lp->grid = (jet_dim3){(unsigned)blocks, 1, 1};
   return jet__builtin_kernel(ctx, &jet__images_reduce, name, &lp->k, fn);

@@ -12,6 +12,7 @@
 
 #include "test.h"
 #include "../ref/ref_image.h"
+#include "../../kernels/image/reduce_params.h"
 
 static const jet_format red_formats[] = {JET_FORMAT_GRAY8, JET_FORMAT_GRAY16, JET_FORMAT_GRAYF32,
                                          JET_FORMAT_RGB8,  JET_FORMAT_BGR8,   JET_FORMAT_RGBA8,
@@ -36,7 +37,7 @@ static int gpu_open(gpu *g) {
   CHECK_OK(jt_context(&g->ctx, JET_CONTEXT_MAP_HOST));
   CHECK_OK(jet_stream_create(g->ctx, NULL, &g->s));
   CHECK_OK(jet_reduce_work_size(g->ctx, &g->work_bytes));
-  CHECK(g->work_bytes >= 34816 && g->work_bytes < (1u << 24));
+  CHECK(g->work_bytes >= JET_RED_WORK_PARTIALS && g->work_bytes < (1u << 24));
   CHECK(cudaMalloc(&g->work, g->work_bytes) == cudaSuccess);
   CHECK(cudaMemset(g->work, 0, g->work_bytes) == cudaSuccess);
   CHECK(cudaMalloc((void **)&g->dres, sizeof *g->dres) == cudaSuccess);
@@ -47,9 +48,9 @@ static int gpu_open(gpu *g) {
 }
 
 /* The work buffer's tickets, accumulators and histogram bins (its first
- * 34816 bytes in kernels/image/reduce.cu's layout) are zero again. */
+ * JET_RED_WORK_PARTIALS bytes, reduce_params.h) are zero again. */
 static int work_clean(gpu *g) {
-  static unsigned char head[34816];
+  static unsigned char head[JET_RED_WORK_PARTIALS];
   CHECK(cudaMemcpy(head, g->work, sizeof head, cudaMemcpyDeviceToHost) == cudaSuccess);
   for (size_t i = 0; i < sizeof head; i++) CHECK_MSG(head[i] == 0, "work byte %zu is %u", i, head[i]);
   return 0;
