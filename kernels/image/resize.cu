@@ -1653,12 +1653,13 @@ __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
                                  up2_byte(C, b + 2) | (4 + up2_byte(C, b + 3)) << 4);
       w[m] = __byte_perm(t0, t1, 0x5410);
     }
+    /* evict-first stores, as jet_resize_f32c1_up2_linear's (GRAY8 0-4% faster) */
     if (al8) {
 #pragma unroll
-      for (int m = 0; m < C; m++) ((uint2 *)q)[m] = make_uint2(w[2 * m], w[2 * m + 1]);
+      for (int m = 0; m < C; m++) __stcs((uint2 *)q + m, make_uint2(w[2 * m], w[2 * m + 1]));
     } else if (whole) {
 #pragma unroll
-      for (int m = 0; m < 2 * C; m++) ((u32 *)q)[m] = w[m];
+      for (int m = 0; m < 2 * C; m++) __stcs((u32 *)q + m, w[m]);
     } else {
 #pragma unroll
       for (int b = 0; b < 8 * C; b++)
@@ -1784,7 +1785,11 @@ extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_f32c3_up_lin
  * 2 source columns (4 destination columns, one 16-byte store a row) and
  * walks p.rows source rows, 2 destination rows each, keeping three rows'
  * horizontal sums and loading the next row one step before its sums; the
- * sums are resize_up_f32's (df_lerp, df_blend). */
+ * sums are resize_up_f32's (df_lerp, df_blend). The stores are evict-first
+ * (st.global.cs): the 4x larger output then leaves in L2 the source rows
+ * that the next blocks read (H100: 11-15% less time at 720p to 4K, 69.4 ->
+ * 61.4 us at 4K, CV-CUDA's time; the same hint on the other enlarging walks,
+ * the filters and the colour conversions was level or slower). */
 extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up2_linear(jet__resize_params p) {
   jet_pdl_enter();
   const jet__resize_image &im = p.img[blockIdx.z];
@@ -1821,9 +1826,9 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up2
   auto store = [&](float *q, const df *h0, const df *h1, float w0, float w1) {
     const float o0 = df_blend(h0[0], h1[0], w0, w1), o1 = df_blend(h0[1], h1[1], w0, w1);
     if (two)
-      *(float4 *)q = make_float4(o0, o1, df_blend(h0[2], h1[2], w0, w1), df_blend(h0[3], h1[3], w0, w1));
+      __stcs((float4 *)q, make_float4(o0, o1, df_blend(h0[2], h1[2], w0, w1), df_blend(h0[3], h1[3], w0, w1)));
     else
-      *(float2 *)q = make_float2(o0, o1);
+      __stcs((float2 *)q, make_float2(o0, o1));
   };
   /* ha, hb, hc: the sums of source rows j - 1, j and j + 1 (clamped) */
   df ha[4], hb[4], hc[4];
