@@ -1951,22 +1951,26 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up3
 }
 #endif
 
-/* GRAY8 bilinear by exactly 3/2 on both axes (jet_resize_u8c1_up32_linear,
- * chosen by the launcher for 4-byte aligned source and destination rows):
- * jet_resize_f32c1_up32_linear's walk (4 destination columns a thread, one
- * word store a row, taps s0..s0+3 in one of three phases, pairs of source
- * rows, 3 destination rows a pair) with resize_up's integer sums: a row's
- * horizontal sum h = (ONE - f) * a + f * b by one DP2A a column, and t =
- * 4 * ((ONE - g) * h0 + g * h1 + 2^21), whose byte 3 is the pixel (color_coeffs.h:
- * one rounding of the exact Q22 sum; 4 * S < 2^32). Fixed weights and no
- * tables: 48 registers and half the instructions a pixel, where the general
- * walk (resize_up) takes 61 registers and waited on memory with a third of
- * the SM's warps resident (ncu, 3840x2160 to 5760x3240: issue slots 44%
- * busy, achieved occupancy 34%). H100: 5-30% less time than resize_up at
- * 720p to 4K. Left out of the PTX image, as the f32 walk. */
+/* GRAY8 and RGB8 bilinear by exactly 3/2 on both axes
+ * (jet_resize_u8c{1,3}_up32_linear, chosen by the launcher for 4-byte aligned
+ * source and destination rows): jet_resize_f32c1_up32_linear's walk (4
+ * destination pixels a thread, one word store a row and channel, taps
+ * s0..s0+3 in one of three phases, pairs of source rows, 3 destination rows
+ * a pair) with resize_up's integer sums: a row's horizontal sum h = (ONE - f)
+ * * a + f * b by one DP2A a sample, and t = 4 * ((ONE - g) * h0 + g * h1 +
+ * 2^21), whose byte 3 is the sample (color_coeffs.h: one rounding of the
+ * exact Q22 sum; 4 * S < 2^32). Fixed weights and no tables: GRAY8 takes 40
+ * registers and half the instructions a pixel, where the general walk
+ * (resize_up) takes 61 registers and waited on memory with a third of the
+ * SM's warps resident (ncu, 3840x2160 to 5760x3240: issue slots 44% busy,
+ * achieved occupancy 34%). H100, against resize_up: GRAY8 10-25% less time
+ * at 720p to 4K; RGB8 (2 pairs a walk) 13-15% less at 720p and 1080p, 1.5%
+ * less at 1440p, 3% more at 4K.
+ * Left out of the PTX image, as the f32 walk. */
 #if !defined(JET_COMPACT_KERNELS) && !defined(JET_IMAGE_PTX)
-extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c1_up32_linear(jet__resize_params p) {
-  jet_pdl_enter();
+template <int C>
+__device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
+  constexpr int N = 4 * C; /* samples a thread and row */
   const jet__resize_image &im = p.img[blockIdx.z];
   int bx, by;
   tile_of(p.dw, 4 * JET_RS_UP2_TX, bx, by, p.rows);
@@ -1974,9 +1978,8 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c1_up32
   if (d0 >= p.dw || nr <= 0) return;
   constexpr u32 ONE = JET_RESIZE_ONE, F5 = (5u << JET_RESIZE_FRAC_BITS) / 6, F1 = (1u << JET_RESIZE_FRAC_BITS) / 6;
   const int e = d0 % 3, s0 = 2 * (d0 / 3) - 1 + e, lastx = p.sw - 1, lasty = p.sh - 1;
-  /* column i blends bytes a_i and a_i + 1 of the taps word (bytes s0..s0+3,
-   * clamped) with weights ONE - f and f, f by its phase (e + i) % 3: one
-   * permutation pairs columns 0 and 1, another 2 and 3 */
+  /* pixel i blends taps a_i and a_i + 1 (of s0..s0+3, clamped) with weights
+   * ONE - f and f, f by its phase (e + i) % 3; a_0 = 0, a_3 = 2 */
   u32 wgt[4];
 #pragma unroll
   for (int i = 0; i < 4; i++) {
@@ -1984,76 +1987,123 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c1_up32
     const u32 f = ei == 0 ? F5 : ei == 1 ? ONE / 2 : F1;
     wgt[i] = (ONE - f) | f << 16;
   }
-  const u32 a1 = e == 2 ? 0u : 1u, a2 = e == 0 ? 2u : 1u;
-  const u32 sel01 = 0x10u | a1 << 8 | (a1 + 1) << 12, sel23 = a2 | (a2 + 1) << 4 | 0x3200u;
+  const bool a1 = e != 2, a2 = e == 0; /* a_1 = 1, a_2 = 2 (else 0, 1) */
+  const u32 sel01 = 0x10u | (a1 ? 0x2100u : 0x1000u), sel23 = (a2 ? 0x32u : 0x21u) | 0x3200u;
   const u8 *const src = im.src;
   const u64 sp = im.src_pitch, dp = im.dst_pitch;
-  /* taps inside the row and its whole words: two word loads and a funnel
-   * shift; else (the row's first thread, its last ones) four clamped bytes */
-  const u32 full = (u32)p.sw >> 2;
-  const bool inner = s0 >= 0 && (u32)(s0 >> 2) + 1 < full;
-  const u32 k0 = inner ? (u32)s0 >> 2 : 0u, sh = inner ? 8u * ((u32)s0 & 3u) : 0u;
+  /* taps inside the row's whole words: C + 1 word loads and funnel shifts
+   * (v: the taps' 4 C bytes); else (the row's first thread, its last ones)
+   * bytes of clamped pixels */
+  const u32 full = ((u32)C * (u32)p.sw) >> 2;
+  const bool inner = s0 >= 0 && ((u32)(C * s0) >> 2) + C < full;
+  const u32 k0 = inner ? (u32)(C * s0) >> 2 : 0u, sh = inner ? 8u * ((u32)(C * s0) & 3u) : 0u;
   int xi[4];
 #pragma unroll
-  for (int i = 0; i < 4; i++) xi[i] = min(max(s0 + i, 0), lastx);
-  auto ld = [&](int j) {
+  for (int i = 0; i < 4; i++) xi[i] = C * min(max(s0 + i, 0), lastx);
+  auto ld = [&](int j, u32 *v) {
     const u8 *row = src + (u64)j * sp;
     if (inner) {
       const u32 *w = (const u32 *)row + k0;
-      return __funnelshift_r(__ldg(w), __ldg(w + 1), sh);
-    }
-    return (u32)__ldg(row + xi[0]) | (u32)__ldg(row + xi[1]) << 8 | (u32)__ldg(row + xi[2]) << 16 |
-           (u32)__ldg(row + xi[3]) << 24;
-  };
-  auto hsum = [&](u32 v, u32 *h) {
-    const u32 t01 = __byte_perm(v, 0u, sel01), t23 = __byte_perm(v, 0u, sel23);
-    h[0] = __dp2a_lo(wgt[0], t01, 0u);
-    h[1] = __dp2a_hi(wgt[1], t01, 0u);
-    h[2] = __dp2a_lo(wgt[2], t23, 0u);
-    h[3] = __dp2a_hi(wgt[3], t23, 0u);
-  };
-  const int n = min(4, p.dw - d0);
-  u8 *q = im.dst + (u64)(3 * by) * dp + (u64)d0;
-  constexpr u32 RND4 = 4u << (2 * JET_RESIZE_FRAC_BITS - 1);
-  auto store = [&](const u32 *h0, const u32 *h1, u32 w0, u32 w1) {
-    u32 t[4];
+      u32 r[C + 1];
 #pragma unroll
-    for (int c = 0; c < 4; c++) t[c] = 4u * w0 * h0[c] + (4u * w1 * h1[c] + RND4);
-    const u32 w = top_bytes(t[0], t[1], t[2], t[3]);
-    if (n == 4) {
-      *(u32 *)q = w;
+      for (int k = 0; k <= C; k++) r[k] = __ldg(w + k);
+#pragma unroll
+      for (int k = 0; k < C; k++) v[k] = __funnelshift_r(r[k], r[k + 1], sh);
     } else {
 #pragma unroll
-      for (int c = 0; c < 3; c++)
-        if (c < n) q[c] = (u8)(w >> (8 * c));
+      for (int k = 0; k < C; k++) v[k] = 0u;
+#pragma unroll
+      for (int b = 0; b < N; b++) v[b / 4] |= (u32)__ldg(row + xi[b / C] + b % C) << (8 * (b % 4));
+    }
+  };
+  /* h[C i + c]: pixel i's channel c */
+  auto hsum = [&](const u32 *v, u32 *h) {
+    if constexpr (C == 1) {
+      const u32 t01 = __byte_perm(v[0], 0u, sel01), t23 = __byte_perm(v[0], 0u, sel23);
+      h[0] = __dp2a_lo(wgt[0], t01, 0u);
+      h[1] = __dp2a_hi(wgt[1], t01, 0u);
+      h[2] = __dp2a_lo(wgt[2], t23, 0u);
+      h[3] = __dp2a_hi(wgt[3], t23, 0u);
+    } else {
+      /* tap pixels as words (bytes 0-2), then each pixel's pair */
+      const u32 P[4] = {v[0], __funnelshift_r(v[0], v[1], 24), __funnelshift_r(v[1], v[2], 16), v[2] >> 8};
+      const u32 X[4] = {P[0], a1 ? P[1] : P[0], a2 ? P[2] : P[1], P[2]};
+      const u32 Y[4] = {P[1], a1 ? P[2] : P[1], a2 ? P[3] : P[2], P[3]};
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        const u32 t01 = __byte_perm(X[i], Y[i], 0x5140u), t2 = __byte_perm(X[i], Y[i], 0x62u);
+        h[3 * i] = __dp2a_lo(wgt[i], t01, 0u);
+        h[3 * i + 1] = __dp2a_hi(wgt[i], t01, 0u);
+        h[3 * i + 2] = __dp2a_lo(wgt[i], t2, 0u);
+      }
+    }
+  };
+  const int n = min(4, p.dw - d0) * C; /* bytes a row */
+  u8 *q = im.dst + (u64)(3 * by) * dp + (u64)(C * d0);
+  constexpr u32 RND4 = 4u << (2 * JET_RESIZE_FRAC_BITS - 1);
+  auto store = [&](const u32 *h0, const u32 *h1, u32 w0, u32 w1) {
+    u32 t[N], w[C];
+#pragma unroll
+    for (int c = 0; c < N; c++) t[c] = 4u * w0 * h0[c] + (4u * w1 * h1[c] + RND4);
+#pragma unroll
+    for (int k = 0; k < C; k++) w[k] = top_bytes(t[4 * k], t[4 * k + 1], t[4 * k + 2], t[4 * k + 3]);
+    if (n == N) {
+#pragma unroll
+      for (int k = 0; k < C; k++) ((u32 *)q)[k] = w[k];
+    } else {
+#pragma unroll
+      for (int b = 0; b < N - 1; b++)
+        if (b < n) q[b] = (u8)(w[b / 4] >> (8 * (b % 4)));
     }
     q += dp;
   };
   /* ha, hb: the sums of source rows 2J - 1 and 2J (clamped) of pair J; hc,
-   * hd: 2J + 1 and 2J + 2, from va and vb */
-  u32 ha[4], hb[4], hc[4], hd[4];
+   * hd: 2J + 1 and 2J + 2, from va and vb. GRAY8 takes both sums and issues
+   * the next pair's loads before the pair's rows; RGB8 takes each sum just
+   * before its first row, so that at most three rows' sums are live (36
+   * words: 72 registers, where the GRAY8 order took 86 and was 5-15% slower) */
+  u32 ha[N], hb[N], hc[N], hd[N], va[C], vb[C];
   const int j0 = 2 * by;
-  u32 va = ld(max(j0 - 1, 0)), vb = ld(j0);
+  ld(max(j0 - 1, 0), va);
+  ld(j0, vb);
   hsum(va, ha);
   hsum(vb, hb);
-  va = ld(min(j0 + 1, lasty));
-  vb = ld(min(j0 + 2, lasty));
+  ld(min(j0 + 1, lasty), va);
+  ld(min(j0 + 2, lasty), vb);
 #pragma unroll 1
   for (int r = 0; r < nr; r++) {
     const int j = j0 + 2 * r;
-    hsum(va, hc);
-    hsum(vb, hd);
-    va = ld(min(j + 3, lasty));
-    vb = ld(min(j + 4, lasty));
-    store(ha, hb, ONE - F5, F5);
-    store(hb, hc, ONE / 2, ONE / 2);
+    if (C == 1) {
+      hsum(va, hc);
+      hsum(vb, hd);
+      ld(min(j + 3, lasty), va);
+      ld(min(j + 4, lasty), vb);
+      store(ha, hb, ONE - F5, F5);
+      store(hb, hc, ONE / 2, ONE / 2);
+    } else {
+      store(ha, hb, ONE - F5, F5);
+      hsum(va, hc);
+      ld(min(j + 3, lasty), va);
+      store(hb, hc, ONE / 2, ONE / 2);
+      hsum(vb, hd);
+      ld(min(j + 4, lasty), vb);
+    }
     store(hc, hd, ONE - F1, F1);
 #pragma unroll
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < N; c++) {
       ha[c] = hc[c];
       hb[c] = hd[c];
     }
   }
+}
+
+extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c1_up32_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  resize_up32<1>(p);
+}
+extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c3_up32_linear(jet__resize_params p) {
+  jet_pdl_enter();
+  resize_up32<3>(p);
 }
 #endif
 

@@ -278,25 +278,25 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     return jet__launch(cu, k, grid, block_dim, 0, args, fn);
   }
   /* GRAYF32 bilinear by exactly 3/2 on both axes into 16-byte aligned
-   * destination rows, and GRAY8 between 4-byte aligned rows: walks with
-   * fixed weights (resize.cu: jet_resize_f32c1_up32_linear,
-   * jet_resize_u8c1_up32_linear), tiles of JET_RS_UP2_TX threads of 4
+   * destination rows, and GRAY8 and RGB8 between 4-byte aligned rows: walks
+   * with fixed weights (resize.cu: jet_resize_f32c1_up32_linear,
+   * resize_up32), tiles of JET_RS_UP2_TX threads of 4
    * destination columns side by side by p.rows pairs of source rows; not in
    * the PTX image, where the general walk below takes them */
-  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR && channels == 1 &&
+  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR && (channels == 1 || (!is_float && channels == 3)) &&
       2LL * p.dw == 3LL * p.sw && 2LL * p.dh == 3LL * p.sh &&
       all_aligned(src, dst, count, 4, is_float ? 16 : 4)) {
     JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
     if (path != JET_KERNEL_PATH_PTX) {
+      snprintf(name, sizeof name, "jet_resize_%s_up32_linear", kind);
       jet_kernel k;
-      JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize,
-                                   is_float ? "jet_resize_f32c1_up32_linear" : "jet_resize_u8c1_up32_linear",
-                                   &k, fn));
+      JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
       /* 2 pairs (6 destination rows) a thread: H100, pairs forced per run,
-       * 720p to 4K: 1 pair 7-13% slower, 3 pairs 1-6%, 4 pairs 2-11%, 8
-       * pairs 13-35% */
+       * 720p to 4K, GRAYF32: 1 pair 7-13% slower, 3 pairs 1-6%, 4 pairs
+       * 2-11%, 8 pairs 13-35%; RGB8: 1 to 6 pairs and the GRAY8 rule below
+       * within 1-8% of 2 at 1440p and 4K, slower at 720p and 1080p */
       p.rows = 2;
-      if (!is_float) {
+      if (channels == 1 && !is_float) {
         /* GRAY8: whole waves of up to 8 pairs, a walk's first pair counted
          * as 2 more (H100, pairs forced per run: the rule's 2, 3, 6 and 6
          * at 720p, 1080p, 1440p and 4K against the best of 1 to 8: 0.82 vs

@@ -211,8 +211,10 @@ TEST(gpu_resize_enlarge_paths) {
       /* factor 2 on both axes (GRAY8 and RGB8 bilinear: the x2 kernels from
        * aligned rows), with partial last source words and odd sizes */
       {1, 1, 2, 2}, {2, 1, 4, 2}, {13, 5, 26, 10}, {7, 9, 14, 18}, {1023, 3, 2046, 6},
-      /* factor 3/2 on both axes (GRAYF32 bilinear: the x3/2 walk into
-       * 16-byte aligned rows): 4 destination columns a thread in 3 phases,
+      /* factor 3/2 on both axes (bilinear GRAYF32 into 16-byte aligned
+       * rows, GRAY8 and RGB8 between 4-byte aligned ones: the x3/2 walks,
+       * whose inner threads load whole words and edge threads bytes): 4
+       * destination columns a thread in 3 phases,
        * the last thread's 1 to 3 where dw % 4 != 0, pairs of source rows,
        * tiles of 512 columns (513: a second tile of one) */
       {2, 2, 3, 3}, {6, 4, 9, 6}, {8, 2, 12, 3}, {4, 10, 6, 15}, {342, 4, 513, 6},
