@@ -1855,6 +1855,54 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up2
 }
 #endif
 
+/* The x3/2 walks' rows (jet_resize_f32c1_up32_linear, resize_up32): p.rows
+ * pairs J from by on, source rows 2J - 1 .. 2J + 2 (clamped) giving
+ * destination rows 3J, 3J + 1 and 3J + 2 with row weights (ONE - F5, F5),
+ * (ONE/2, ONE/2) and (ONE - F1, F1). ld(j, v) loads source row j's taps
+ * into v[NV], hsum(v, h) takes their horizontal sums h[NH], store(h0, h1,
+ * w0, w1) writes the next destination row. ha, hb hold the sums of rows
+ * 2J - 1 and 2J, hc, hd those of 2J + 1 and 2J + 2, from va and vb, whose
+ * next loads are issued a pair ahead. EARLY: both sums and both loads
+ * before the pair's rows; else each sum just before its first row, so that
+ * at most three rows' sums are live. */
+template <bool EARLY, typename H, int NH, typename V, int NV, typename W, typename LD, typename HS, typename ST>
+__device__ __forceinline__ void up32_walk(int j0, int nr, int lasty, W one, W f5, W f1, LD ld, HS hsum,
+                                          ST store) {
+  H ha[NH], hb[NH], hc[NH], hd[NH];
+  V va[NV], vb[NV];
+  ld(max(j0 - 1, 0), va);
+  ld(j0, vb);
+  hsum(va, ha);
+  hsum(vb, hb);
+  ld(min(j0 + 1, lasty), va);
+  ld(min(j0 + 2, lasty), vb);
+#pragma unroll 1
+  for (int r = 0; r < nr; r++) {
+    const int j = j0 + 2 * r;
+    if (EARLY) {
+      hsum(va, hc);
+      hsum(vb, hd);
+      ld(min(j + 3, lasty), va);
+      ld(min(j + 4, lasty), vb);
+      store(ha, hb, one - f5, f5);
+      store(hb, hc, one / 2, one / 2);
+    } else {
+      store(ha, hb, one - f5, f5);
+      hsum(va, hc);
+      ld(min(j + 3, lasty), va);
+      store(hb, hc, one / 2, one / 2);
+      hsum(vb, hd);
+      ld(min(j + 4, lasty), vb);
+    }
+    store(hc, hd, one - f1, f1);
+#pragma unroll
+    for (int c = 0; c < NH; c++) {
+      ha[c] = hc[c];
+      hb[c] = hd[c];
+    }
+  }
+}
+
 /* GRAYF32 bilinear by exactly 3/2 on both axes (jet_resize_f32c1_up32_linear,
  * chosen by the launcher for 16-byte aligned destination rows). lin_coord
  * there: destination 3m + e (e = 0, 1, 2) takes source pixels 2m - 1 + e and
@@ -1921,33 +1969,7 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up3
     }
     q = (float *)((u8 *)q + dp);
   };
-  /* ha, hb: the sums of source rows 2J - 1 and 2J (clamped) of pair J; hc,
-   * hd: 2J + 1 and 2J + 2, from va and vb */
-  df ha[4], hb[4], hc[4], hd[4];
-  float va[4], vb[4];
-  const int j0 = 2 * by;
-  ld(max(j0 - 1, 0), va);
-  ld(j0, vb);
-  hsum(va, ha);
-  hsum(vb, hb);
-  ld(min(j0 + 1, lasty), va);
-  ld(min(j0 + 2, lasty), vb);
-#pragma unroll 1
-  for (int r = 0; r < nr; r++) {
-    const int j = j0 + 2 * r;
-    hsum(va, hc);
-    hsum(vb, hd);
-    ld(min(j + 3, lasty), va);
-    ld(min(j + 4, lasty), vb);
-    store(ha, hb, ONE - F5, F5);
-    store(hb, hc, ONE / 2, ONE / 2);
-    store(hc, hd, ONE - F1, F1);
-#pragma unroll
-    for (int c = 0; c < 4; c++) {
-      ha[c] = hc[c];
-      hb[c] = hd[c];
-    }
-  }
+  up32_walk<true, df, 4, float, 4>(2 * by, nr, lasty, ONE, F5, F1, ld, hsum, store);
 }
 #endif
 
@@ -2057,44 +2079,10 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
     }
     q += dp;
   };
-  /* ha, hb: the sums of source rows 2J - 1 and 2J (clamped) of pair J; hc,
-   * hd: 2J + 1 and 2J + 2, from va and vb. GRAY8 takes both sums and issues
-   * the next pair's loads before the pair's rows; RGB8 takes each sum just
-   * before its first row, so that at most three rows' sums are live (36
-   * words: 72 registers, where the GRAY8 order took 86 and was 5-15% slower) */
-  u32 ha[N], hb[N], hc[N], hd[N], va[C], vb[C];
-  const int j0 = 2 * by;
-  ld(max(j0 - 1, 0), va);
-  ld(j0, vb);
-  hsum(va, ha);
-  hsum(vb, hb);
-  ld(min(j0 + 1, lasty), va);
-  ld(min(j0 + 2, lasty), vb);
-#pragma unroll 1
-  for (int r = 0; r < nr; r++) {
-    const int j = j0 + 2 * r;
-    if (C == 1) {
-      hsum(va, hc);
-      hsum(vb, hd);
-      ld(min(j + 3, lasty), va);
-      ld(min(j + 4, lasty), vb);
-      store(ha, hb, ONE - F5, F5);
-      store(hb, hc, ONE / 2, ONE / 2);
-    } else {
-      store(ha, hb, ONE - F5, F5);
-      hsum(va, hc);
-      ld(min(j + 3, lasty), va);
-      store(hb, hc, ONE / 2, ONE / 2);
-      hsum(vb, hd);
-      ld(min(j + 4, lasty), vb);
-    }
-    store(hc, hd, ONE - F1, F1);
-#pragma unroll
-    for (int c = 0; c < N; c++) {
-      ha[c] = hc[c];
-      hb[c] = hd[c];
-    }
-  }
+  /* GRAY8 takes both sums and the loads first; RGB8 each sum just before
+   * its first row (36 words of sums live at most: 72 registers, where the
+   * GRAY8 order took 86 and was 5-15% slower) */
+  up32_walk<C == 1, u32, N, u32, C>(2 * by, nr, lasty, ONE, F5, F1, ld, hsum, store);
 }
 
 extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c1_up32_linear(jet__resize_params p) {
