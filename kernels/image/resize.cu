@@ -1855,6 +1855,12 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up2
 }
 #endif
 
+#if !defined(JET_COMPACT_KERNELS) && !defined(JET_IMAGE_PTX)
+/* The fractions of bilinear by exactly 3/2 (lin_coord): destination 3m + e
+ * takes source pixels 2m - 1 + e and 2m + e with fraction UP32_F5, ONE/2 or
+ * UP32_F1 for e = 0, 1, 2, on either axis. */
+constexpr int UP32_F5 = (5 << JET_RESIZE_FRAC_BITS) / 6, UP32_F1 = (1 << JET_RESIZE_FRAC_BITS) / 6;
+
 /* The x3/2 walks' rows (jet_resize_f32c1_up32_linear, resize_up32): p.rows
  * pairs J from by on, source rows 2J - 1 .. 2J + 2 (clamped) giving
  * destination rows 3J, 3J + 1 and 3J + 2 with row weights (ONE - F5, F5),
@@ -1903,10 +1909,12 @@ __device__ __forceinline__ void up32_walk(int j0, int nr, int lasty, W one, W f5
   }
 }
 
+#endif
+
 /* GRAYF32 bilinear by exactly 3/2 on both axes (jet_resize_f32c1_up32_linear,
  * chosen by the launcher for 16-byte aligned destination rows). lin_coord
  * there: destination 3m + e (e = 0, 1, 2) takes source pixels 2m - 1 + e and
- * 2m + e with fraction F5 = (5 << FRAC) / 6, ONE/2 or F1 = (1 << FRAC) / 6;
+ * 2m + e with fraction F5, ONE/2 or F1 (UP32_F5, UP32_F1);
  * as in the x2 walk, tap indices are clamped at the edges, where the exact
  * sums equal those of the clamped coordinates; rows alike. A thread takes 4
  * destination columns, one 16-byte store a row (3 or 6 columns a thread, 12
@@ -1928,7 +1936,7 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up3
   const int d0 = bx + 4 * (int)threadIdx.x, nr = min(p.rows, p.sh / 2 - by);
   if (d0 >= p.dw || nr <= 0) return;
   const float ONE = (float)JET_RESIZE_ONE;
-  const float F5 = (float)((5 << JET_RESIZE_FRAC_BITS) / 6), F1 = (float)((1 << JET_RESIZE_FRAC_BITS) / 6);
+  const float F5 = (float)UP32_F5, F1 = (float)UP32_F1;
   const int e = d0 % 3, s0 = 2 * (d0 / 3) - 1 + e, lastx = p.sw - 1, lasty = p.sh - 1;
   const bool c1lo = e == 2, c2hi = e == 0;
   /* column i's weights: ONE - f and f, f by its phase (e + i) % 3 */
@@ -1998,7 +2006,7 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
   tile_of(p.dw, 4 * JET_RS_UP2_TX, bx, by, p.rows);
   const int d0 = bx + 4 * (int)threadIdx.x, nr = min(p.rows, p.sh / 2 - by);
   if (d0 >= p.dw || nr <= 0) return;
-  constexpr u32 ONE = JET_RESIZE_ONE, F5 = (5u << JET_RESIZE_FRAC_BITS) / 6, F1 = (1u << JET_RESIZE_FRAC_BITS) / 6;
+  constexpr u32 ONE = JET_RESIZE_ONE, F5 = UP32_F5, F1 = UP32_F1;
   const int e = d0 % 3, s0 = 2 * (d0 / 3) - 1 + e, lastx = p.sw - 1, lasty = p.sh - 1;
   /* pixel i blends taps a_i and a_i + 1 (of s0..s0+3, clamped) with weights
    * ONE - f and f, f by its phase (e + i) % 3; a_0 = 0, a_3 = 2 */
