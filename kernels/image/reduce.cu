@@ -311,9 +311,11 @@ __device__ __forceinline__ void grid_merge_atomic(const u64 *sum, const u32 *mn,
  * block to take a ticket combines the partials in block order per thread,
  * then across its threads with warp_reduce (a fixed tree) and the warps in
  * order, and thread c < 4 writes channel c. s_* hold the warps' results of
- * the block reduction, and are reused. Written out, with __threadfence
- * (fence.sc): through ticket_take, fence_acq_rel and the helpers above the
- * float reductions took 0.1-0.2 us longer (H100, GRAYF32 720p). */
+ * the block reduction, and are reused. With __threadfence (fence.sc) and
+ * its own channel writes: through ticket_take, fence_acq_rel and
+ * write_channel the float reductions took 0.1-0.2 us longer (H100, GRAYF32
+ * 720p); warps_combine compiles to the same instructions as its loop
+ * written out. */
 template <int NC>
 __device__ __forceinline__ void grid_merge_partials(double (*s_sum)[NC], float (*s_mn)[NC],
                                                     float (*s_mx)[NC], u8 *work, int w, int h,
@@ -328,10 +330,9 @@ __device__ __forceinline__ void grid_merge_partials(double (*s_sum)[NC], float (
     for (int c = 0; c < 4; c++) pt.sum[c] = 0, pt.mn[c] = 0, pt.mx[c] = 0;
 #pragma unroll
     for (int c = 0; c < NC; c++) {
-      double s = s_sum[0][c];
-      float a = s_mn[0][c], b = s_mx[0][c];
-      for (int k = 1; k < RED_WARPS; k++)
-        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
+      double s;
+      float a, b;
+      warps_combine<true, NC>(s_sum, s_mn, s_mx, c, s, a, b);
       pt.sum[c] = A::sbits(s), pt.mn[c] = A::mbits(a), pt.mx[c] = A::mbits(b);
     }
     parts[blockIdx.x] = pt;
@@ -387,10 +388,9 @@ __device__ __forceinline__ void grid_merge_partials(double (*s_sum)[NC], float (
     const u64 count = (u64)w * (u64)h;
     double rs = 0.0, rm = 0.0, rn = 0.0, rx = 0.0;
     if (c < NC) {
-      double s = s_sum[0][c];
-      float a = s_mn[0][c], b = s_mx[0][c];
-      for (int k = 1; k < RED_WARPS; k++)
-        s += s_sum[k][c], a = A::mn(a, s_mn[k][c]), b = A::mx(b, s_mx[k][c]);
+      double s;
+      float a, b;
+      warps_combine<true, NC>(s_sum, s_mn, s_mx, c, s, a, b);
       rs = s;
       rm = __ddiv_rn(rs, (double)count);
       rn = a;
