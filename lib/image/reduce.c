@@ -112,31 +112,25 @@ static jet_status plan(jet_stream stream, jet_image src, void *work, size_t work
                         jet_format_name(src->layout.format));
   }
   lp->vec = (uintptr_t)src->plane[0] % 16 == 0 && src->layout.plane[0].pitch % 16 == 0;
-  /* Enough blocks for two chunks per thread, at most what the work holds.
-   * Four for 8-bit colour formats: half the blocks, each with twelve atomics
-   * at the end (RGBA8 720p: 0.3 us less on the H100; GRAY8 and GRAYF32 gain
-   * nothing or lose). */
-  unsigned long long chunks =
+  /* Reductions: enough blocks of JET_RED_THREADS for two chunks per thread,
+   * four for 8-bit colour formats (half the blocks, each with twelve atomics
+   * at the end: RGBA8 720p 0.3 us less on the H100; GRAY8 and GRAYF32 gain
+   * nothing or lose), at most what the work holds.
+   * Histogram: blocks of JET_HIST_THREADS, a chunk per thread, at most one
+   * per SM. Few blocks: each merges 256 bins into the same global words.
+   * Full ones: spreading a small image over every SM in smaller blocks took
+   * longer (H100, 720p: 131 blocks of 448 threads 8.3 us, 57 of 1024 7.8 us;
+   * a block of fewer than 1024 threads merges its bins in two rounds). */
+  const int hist = op == JET__IMAGE_OP_HISTOGRAM;
+  const unsigned threads = hist ? JET_HIST_THREADS : JET_RED_THREADS;
+  const unsigned long long per_thread = hist ? 1 : d->channels > 1 && d->elem_size == 1 ? 4 : 2;
+  const unsigned long long most = hist ? jet__image_sms(ctx) : max_blocks(ctx);
+  const unsigned long long chunks =
       (unsigned long long)(src->layout.plane[0].row_bytes / chunk + 1) * (unsigned long long)h;
-  unsigned long long per_thread = d->channels > 1 && d->elem_size == 1 ? 4 : 2;
-  unsigned long long blocks =
-      (chunks + per_thread * JET_RED_THREADS - 1) / (per_thread * JET_RED_THREADS);
-  if (blocks > max_blocks(ctx)) blocks = max_blocks(ctx);
+  unsigned long long blocks = (chunks + per_thread * threads - 1) / (per_thread * threads);
+  if (blocks > most) blocks = most;
   if (blocks < 1) blocks = 1;
-  if (op == JET__IMAGE_OP_HISTOGRAM) {
-    /* Blocks of JET_HIST_THREADS, a chunk per thread, at most one per SM. Few
-     * blocks: each merges 256 bins into the same global words. Full ones:
-     * spreading a small image over every SM in smaller blocks took longer
-     * (H100, 720p: 131 blocks of 448 threads 8.3 us, 57 of 1024 7.8 us;
-     * a block of fewer than 1024 threads merges its bins in two rounds). */
-    unsigned sms = jet__image_sms(ctx);
-    blocks = (chunks + JET_HIST_THREADS - 1) / JET_HIST_THREADS;
-    if (blocks > sms) blocks = sms;
-    if (blocks < 1) blocks = 1;
-    lp->block = (jet_dim3){JET_HIST_THREADS, 1, 1};
-  } else {
-    lp->block = (jet_dim3){JET_RED_THREADS, 1, 1};
-  }
+  lp->block = (jet_dim3){threads, 1, 1};
   lp->grid = (jet_dim3){(unsigned)blocks, 1, 1};
   return jet__builtin_kernel(ctx, &jet__images_reduce, name, &lp->k, fn);
 }
