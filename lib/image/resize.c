@@ -101,6 +101,18 @@ int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_row
   return best;
 }
 
+/* Rows per thread of a walk kernel @k whose tiles are @tile_w wide and
+ * whose threads step through @units rows (or pairs): jet__resize_rows_for's
+ * whole waves, at most @max_rows, a walk's prologue counted as 2 steps;
+ * @fallback where the kernel's residency is unknown. */
+static int walk_rows(const jet_image *src, jet_kernel k, int width, int tile_w, int units, int max_rows,
+                     int count, int fallback) {
+  const unsigned long long tx = ((unsigned long long)width + (unsigned)tile_w - 1) / (unsigned)tile_w;
+  const unsigned long long slots =
+      jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);
+  return slots ? jet__resize_rows_for(tx, units, 1, max_rows, count, slots, 2) : fallback;
+}
+
 _Static_assert(JET_RS_BATCH == JET_IMAGE_BATCH_MAX, "resize_params.h's batch size");
 
 /* The launch shared by jet_resize and jet_resize_batch; the pairs passed
@@ -302,10 +314,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
          * at 720p, 1080p, 1440p and 4K against the best of 1 to 8: 0.82 vs
          * 0.82, 0.92 vs 0.92, 1.04 vs 1.02, 1.15 vs 1.13x copy; 2 pairs
          * everywhere took 1.26x at 4K) */
-        const unsigned long long tx = ((unsigned long long)p.dw + 4 * JET_RS_UP2_TX - 1) / (4 * JET_RS_UP2_TX);
-        const unsigned long long slots =
-            jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);
-        if (slots) p.rows = jet__resize_rows_for(tx, p.sh / 2, 1, 8, count, slots, 2);
+        p.rows = walk_rows(src, k, p.dw, 4 * JET_RS_UP2_TX, p.sh / 2, 8, count, 2);
       }
       const jet_dim3 block = {JET_RS_UP2_TX, 1, 1};
       jet_dim3 grid;
@@ -341,10 +350,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     if (is_float || channels == 3) {
       p.rows = 3;
     } else {
-      const unsigned long long tx = ((unsigned long long)p.sw + (unsigned)tile_w - 1) / (unsigned)tile_w;
-      const unsigned long long slots =
-          jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);
-      p.rows = slots ? jet__resize_rows_for(tx, p.sh, 1, JET_RS_ROWS_UP, count, slots, 2) : 8;
+      p.rows = walk_rows(src, k, p.sw, tile_w, p.sh, JET_RS_ROWS_UP, count, 8);
     }
     const jet_dim3 block = {JET_RS_UP2_TX, 1, 1};
     jet_dim3 grid;
