@@ -32,18 +32,22 @@
  * where the runtime-k kernel's shared memory runs out): tile_h + 2r close to
  * 64, so that the horizontal pass (8 tasks a row) keeps all 256 threads busy. */
 #define JET_FILTER_TILE_ROWS(r) ((64 - 2 * (r)) / JET_FILTER_RV * JET_FILTER_RV)
-/* Rows per block of the unrolled kernels (k 3, 5, 7): short tiles give more,
- * smaller blocks (8 per SM) whose load and compute phases overlap; on the
- * H100 20 rows beat 12, 28, 44 and 60 at 720p, 1080p and 4K. */
+/* Rows per tile of the unrolled 8-bit kernels (k 3, 5, 7): JET_FILTER_RV
+ * times jet__wave_rows (lib/image/image_internal.h) between these bounds,
+ * with the prologue below: the tile height whose blocks take the fewest
+ * whole waves times the rows a block loads, about tile_h + 2r plus its fixed
+ * cost (8 rows in all for k 5). H100 sweep of 12 to 48 rows (box and
+ * Gaussian k 3-7, GRAY8, RGB8, RGBA8, every border, 720p-4K): the rule took
+ * 0.976 of the time of the earlier fixed 20 rows (16 under 2.5 waves) on
+ * average, 4K 0.958, 1080p level; fixed 32 rows 1.006, 36-48 rows
+ * 1.03-1.11; the prologue's value from 0 to 3 row groups within 0.4%. */
+#define JET_FILTER_FAST_TILE_MIN 12
+#define JET_FILTER_FAST_TILE_MAX 32
+#define JET_FILTER_FAST_TILE_PROLOGUE 2 /* row groups of JET_FILTER_RV rows */
+/* ... where the kernel's residency is unknown, and for float samples (H100,
+ * k 3-7, 1080p-4K: 24 rows 2-3% faster than 20) */
 #define JET_FILTER_FAST_TILE_H 20
-/* ... and 24 for float samples (H100, k 3-7, 1080p-4K: 2-3% faster than 20) */
 #define JET_FILTER_FAST_TILE_H_F32 24
-/* ... and 16 for 8-bit samples where 20-row tiles would give fewer than 2.5
- * waves of blocks (GRAY8 to 1440p, RGB8 and RGBA8 at 720p, RGB8 at 1080p):
- * an H200 sweep of 8, 12, 16 and 20 rows (box and Gaussian, k 3 to 7): 16
- * rows 2-5% faster there, 20 rows as fast or up to 5% faster at more waves
- * and for float samples, 8 and 12 rows slower almost everywhere. */
-#define JET_FILTER_FAST_TILE_H_FEW 16
 
 /* Elements per tile row: 128 bytes of 8-bit samples, 64 floats. */
 #define JET_FILTER_TW(esize) ((esize) == 1 ? 128 : 64)

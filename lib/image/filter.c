@@ -147,11 +147,14 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
     fit -= fit % JET_FILTER_RV;
     if (fit < th) th = fit;
   } else if (u8) {
-    /* 8-bit: shorter tiles where the usual ones leave the GPU short of blocks */
+    /* 8-bit: whole waves of blocks (filter_params.h) */
     const int resident = jet__kernel_resident(k);
-    const long long slots = (long long)jet__image_sms(ctx) * (resident > 0 ? resident : 1);
-    const long long blocks = gx * ((h + th - 1) / th) * count;
-    if (2 * blocks < 5 * slots) th = JET_FILTER_FAST_TILE_H_FEW;
+    if (resident > 0)
+      th = JET_FILTER_RV * jet__wave_rows((unsigned long long)gx, h, JET_FILTER_RV,
+                                          JET_FILTER_FAST_TILE_MIN / JET_FILTER_RV,
+                                          JET_FILTER_FAST_TILE_MAX / JET_FILTER_RV, count,
+                                          (unsigned long long)jet__image_sms(ctx) * (unsigned)resident,
+                                          JET_FILTER_FAST_TILE_PROLOGUE);
   }
   if (th < JET_FILTER_RV)
     return jet__error(JET_STATUS_INTERNAL, fn, "filter tile for ksize %d does not fit", ksize);

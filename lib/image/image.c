@@ -410,6 +410,22 @@ jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, in
   return JET_STATUS_OK;
 }
 
+int jet__wave_rows(unsigned long long tx, int dh, int row_mul, int min_rows, int max_rows, int count,
+                   unsigned long long slots, int prologue) {
+  int best = max_rows;
+  unsigned long long best_cost = ~0ull;
+  for (int r = max_rows; r >= min_rows; r--) {
+    unsigned long long th = (unsigned long long)row_mul * (unsigned)r;
+    unsigned long long blocks = tx * (((unsigned long long)dh + th - 1) / th) * (unsigned)count;
+    unsigned long long cost = (blocks + slots - 1) / slots * (unsigned long long)(r + prologue);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = r;
+    }
+  }
+  return best;
+}
+
 jet_status jet__image_kernel(struct jet_context_s *ctx, const jet_kernel_image_set *set,
                              const char *name, int count, jet_kernel *out, const char *fn) {
   if (count == 1 && !JET_COMPACT_KERNELS) {

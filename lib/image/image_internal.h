@@ -108,15 +108,16 @@ jet_status jet__image_check_pair(jet_image src, jet_image dst, jet__image_op op,
 jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, int count,
                                   jet__image_op op, const char *fn);
 
-/* Rows per thread (resize), 1..@max_rows, for tiles of @row_mul * rows rows,
- * @tx tiles across @dh rows and @count pairs, with @slots blocks resident on
- * the whole GPU at once, for kernels bound by instruction issue. A block's
- * time is about rows + @prologue (its tables, in rows), and blocks of equal
- * work finish together, so a last wave of a few blocks costs as much as a
- * full one: the rows with the fewest waves x (rows + prologue), the most
- * rows on a tie. @tx, @dh, @row_mul, @max_rows, @count, @slots >= 1. Pure. */
-int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_rows, int count,
-                         unsigned long long slots, int prologue);
+/* Rows per thread (resize) or row groups per tile (filters), @min_rows to
+ * @max_rows, for tiles of @row_mul * rows rows, @tx tiles across @dh rows
+ * and @count pairs, with @slots blocks resident on the whole GPU at once. A
+ * block's time is about rows + @prologue (its tables or halo, in rows), and
+ * blocks of equal work finish together, so a last wave of a few blocks costs
+ * as much as a full one: the rows with the fewest waves x (rows + prologue),
+ * the most rows on a tie. @tx, @dh, @row_mul, @count, @slots >= 1,
+ * 1 <= @min_rows <= @max_rows. Pure. */
+int jet__wave_rows(unsigned long long tx, int dh, int row_mul, int min_rows, int max_rows, int count,
+                   unsigned long long slots, int prologue);
 
 /* The context's SM count, at least 1: the launchers size their grids by it
  * (a device that reported none still gets one SM's worth of blocks). */

@@ -86,23 +86,8 @@ static unsigned long long blocks_of(unsigned long long tx, int dh, int row_mul, 
   return tx * (((unsigned long long)dh + th - 1) / th) * (unsigned)count;
 }
 
-int jet__resize_rows_for(unsigned long long tx, int dh, int row_mul, int max_rows, int count,
-                         unsigned long long slots, int prologue) {
-  int best = max_rows;
-  unsigned long long best_cost = ~0ull;
-  for (int r = max_rows; r >= 1; r--) {
-    unsigned long long blocks = blocks_of(tx, dh, row_mul, r, count);
-    unsigned long long cost = (blocks + slots - 1) / slots * (unsigned long long)(r + prologue);
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = r;
-    }
-  }
-  return best;
-}
-
 /* Rows per thread of a walk kernel @k whose tiles are @tile_w wide and
- * whose threads step through @units rows (or pairs): jet__resize_rows_for's
+ * whose threads step through @units rows (or pairs): jet__wave_rows's
  * whole waves, at most @max_rows, a walk's prologue counted as 2 steps;
  * @fallback where the kernel's residency is unknown. */
 static int walk_rows(const jet_image *src, jet_kernel k, int width, int tile_w, int units, int max_rows,
@@ -110,7 +95,7 @@ static int walk_rows(const jet_image *src, jet_kernel k, int width, int tile_w, 
   const unsigned long long tx = ((unsigned long long)width + (unsigned)tile_w - 1) / (unsigned)tile_w;
   const unsigned long long slots =
       jet__image_sms(src[0]->h.ctx) * (unsigned long long)jet__kernel_resident(k);
-  return slots ? jet__resize_rows_for(tx, units, 1, max_rows, count, slots, 2) : fallback;
+  return slots ? jet__wave_rows(tx, units, 1, 1, max_rows, count, slots, 2) : fallback;
 }
 
 _Static_assert(JET_RS_BATCH == JET_IMAGE_BATCH_MAX, "resize_params.h's batch size");
@@ -389,7 +374,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       /* bilinear walks are bound by instruction issue, not DRAM: whole
        * waves of blocks (an H100 A/B: RGB8 x3/2 to 3840x2160 1.73 -> 1.39x
        * copy, GRAY8 x3/2 to 5760x3240 1.62 -> 1.33x) */
-      rows = jet__resize_rows_for(tx, p.dh, row_mul, rows, count, sms * (unsigned)resident, 4);
+      rows = jet__wave_rows(tx, p.dh, row_mul, 1, rows, count, sms * (unsigned)resident, 4);
     } else if (up && interp == JET_INTERP_NEAREST && channels >= 3) {
       /* 3- and 4-channel nearest walks: 4 rows. An H100 sweep of 1 to 32
        * rows per walk, 1280x720 to 3840x2160 by 3/2 and 2: 4 rows were the

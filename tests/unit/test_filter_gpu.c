@@ -108,6 +108,13 @@ TEST(filter_tile_rows) {
                   "r %d layout %zu", r, l);
   }
   CHECK(JET_FILTER_TILE_ROWS(2) == 60); /* 4K RGBA8 5x5: 2160 = 36 * 60, no partial tiles */
+  /* the unrolled 8-bit kernels' tile heights (jet__wave_rows' range) */
+  CHECK(JET_FILTER_FAST_TILE_MIN % JET_FILTER_RV == 0 && JET_FILTER_FAST_TILE_MAX % JET_FILTER_RV == 0);
+  CHECK(JET_FILTER_FAST_TILE_MIN >= JET_FILTER_RV && JET_FILTER_FAST_TILE_MAX <= JET_FILTER_TILE_H);
+  for (int r = 1; 2 * r + 1 <= JET_FILTER_FAST_KMAX; r++)
+    for (int nc = 1; nc <= 4; nc++)
+      CHECK_MSG(JET_FILTER_SMEM(r, nc, 1, JET_FILTER_FAST_TILE_MAX, 1) <= JET_FILTER_SMEM_MAX, "r %d nc %d",
+                r, nc);
   return 0;
 }
 

@@ -1,8 +1,9 @@
-/* The rows-per-thread rule of the bilinear enlarging walks
- * (jet__resize_rows_for), and the odd-factor test that lets 8-bit bilinear
+/* The whole-waves rule of the bilinear enlarging walks and the 8-bit filter
+ * tiles (jet__wave_rows), and the odd-factor test that lets 8-bit bilinear
  * and DNN preprocess read one tap row (jet__centres_on_source); host-only. */
 #include "test.h"
 #include "../../lib/image/image_internal.h"
+#include "../../kernels/image/filter_params.h"
 #include "../ref/ref_image.h"
 
 static unsigned long long waves_cost(unsigned long long tx, int dh, int row_mul, int rows, int count,
@@ -18,11 +19,29 @@ static unsigned long long waves_cost(unsigned long long tx, int dh, int row_mul,
  * cost 78, the least. A 2560x1440 destination (3 tiles across) fits one
  * wave from 9 rows on (480 blocks; 8 rows: 540, two waves). */
 TEST(resize_rows_whole_waves) {
-  CHECK(jet__resize_rows_for(8, 4320, 1, 32, 1, 528, 4) == 22);
-  CHECK(jet__resize_rows_for(3, 1440, 1, 32, 1, 528, 4) == 9);
-  CHECK(jet__resize_rows_for(8, 4320, 1, 1, 1, 528, 4) == 1);
+  CHECK(jet__wave_rows(8, 4320, 1, 1, 32, 1, 528, 4) == 22);
+  CHECK(jet__wave_rows(3, 1440, 1, 1, 32, 1, 528, 4) == 9);
+  CHECK(jet__wave_rows(8, 4320, 1, 1, 1, 1, 528, 4) == 1);
   /* four cameras: four times the blocks, so fewer waves fit and rows grow */
-  CHECK(jet__resize_rows_for(3, 1440, 1, 32, 4, 528, 4) > 9);
+  CHECK(jet__wave_rows(3, 1440, 1, 1, 32, 4, 528, 4) > 9);
+  return 0;
+}
+
+/* The 8-bit filters' tile heights (lib/image/filter.c) on an H100 (132 SMs,
+ * 8 blocks each), worked by hand: 3840x2160 RGBA8 (120 tiles across) takes
+ * 32 rows, 68 tiles down, 8160 blocks in 8 waves, cost 8 x (8 + 2) = 80 (28
+ * rows: 9 waves x 9 = 81); 2560x1440 GRAY8 (20 across) 28 rows, 1040 blocks
+ * in one wave, cost 9 (32 rows: 10; 24 rows: 2 waves x 8); 1280x720 GRAY8
+ * (10 across) fits one wave at every height, so the shortest, 12 rows. */
+static int filter_rows(unsigned long long tx, int h) {
+  return JET_FILTER_RV * jet__wave_rows(tx, h, JET_FILTER_RV, JET_FILTER_FAST_TILE_MIN / JET_FILTER_RV,
+                                        JET_FILTER_FAST_TILE_MAX / JET_FILTER_RV, 1, 1056,
+                                        JET_FILTER_FAST_TILE_PROLOGUE);
+}
+TEST(filter_tile_rows_whole_waves) {
+  CHECK(filter_rows(120, 2160) == 32);
+  CHECK(filter_rows(20, 1440) == 28);
+  CHECK(filter_rows(10, 720) == 12);
   return 0;
 }
 
@@ -31,16 +50,22 @@ TEST(resize_rows_least_cost_most_rows) {
   static const int dhs[] = {1, 7, 240, 541, 1081, 2160, 4320, 65535};
   static const unsigned long long txs[] = {1, 3, 8, 61};
   static const unsigned long long slots[] = {1, 132, 396, 528, 1056};
+  /* row_mul, min_rows, max_rows, prologue: the resize walks, the 8-bit
+   * filter tiles (filter_params.h), a tile of 8-row groups */
+  static const int uses[][4] = {{1, 1, 32, 4},
+                                {JET_FILTER_RV, JET_FILTER_FAST_TILE_MIN / JET_FILTER_RV,
+                                 JET_FILTER_FAST_TILE_MAX / JET_FILTER_RV, JET_FILTER_FAST_TILE_PROLOGUE},
+                                {8, 1, 4, 1}};
   for (size_t a = 0; a < sizeof dhs / sizeof dhs[0]; a++)
     for (size_t b = 0; b < sizeof txs / sizeof txs[0]; b++)
       for (size_t c = 0; c < sizeof slots / sizeof slots[0]; c++)
         for (int count = 1; count <= 16; count *= 4)
-          for (int mul = 1; mul <= 8; mul *= 8) {
-            const int max = mul == 1 ? 32 : 4, pro = mul == 1 ? 4 : 1;
-            int r = jet__resize_rows_for(txs[b], dhs[a], mul, max, count, slots[c], pro);
-            CHECK(r >= 1 && r <= max);
+          for (size_t u = 0; u < sizeof uses / sizeof uses[0]; u++) {
+            const int mul = uses[u][0], min = uses[u][1], max = uses[u][2], pro = uses[u][3];
+            int r = jet__wave_rows(txs[b], dhs[a], mul, min, max, count, slots[c], pro);
+            CHECK(r >= min && r <= max);
             unsigned long long best = waves_cost(txs[b], dhs[a], mul, r, count, slots[c], pro);
-            for (int o = 1; o <= max; o++) {
+            for (int o = min; o <= max; o++) {
               unsigned long long k = waves_cost(txs[b], dhs[a], mul, o, count, slots[c], pro);
               CHECK(k >= best);
               if (o > r) CHECK(k > best);
