@@ -2469,12 +2469,12 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, u8 *d, floa
   }
 }
 
-/* One pixel per thread per row, p.rows rows TY apart; tiles as for resize. */
+/* One pixel per thread per row, ROWS rows TY apart; tiles as for resize. */
 template <int C, int F32, bool VEC>
 __device__ __forceinline__ void remap(const jet__remap_params &p) {
   int tiles_x = (p.dw + TX - 1) / TX;
   int x = (int)(blockIdx.x % (unsigned)tiles_x) * TX + threadIdx.x;
-  int by = (int)(blockIdx.x / (unsigned)tiles_x) * (TY * p.rows);
+  int by = (int)(blockIdx.x / (unsigned)tiles_x) * TH;
   if (x >= p.dw) return;
   int y = by + threadIdx.y;
   if (y >= p.dh) return;
@@ -2489,8 +2489,8 @@ __device__ __forceinline__ void remap(const jet__remap_params &p) {
      * RGBA8 with per-channel taps was 0-12% slower, and RGB8 keeps those) */
     float2 m = remap_entry(p, mp);
 #pragma unroll 1
-    for (int r = 0; r < p.rows; r++, y += TY, mp += mstep, dp += dstep) {
-      const bool more = r + 1 < p.rows && y + TY < p.dh;
+    for (int r = 0; r < ROWS; r++, y += TY, mp += mstep, dp += dstep) {
+      const bool more = r + 1 < ROWS && y + TY < p.dh;
       const float2 next = more ? remap_entry(p, mp + mstep) : m;
       remap_px<C, F32, VEC>(p, dp, m);
       if (!more) break;
@@ -2498,7 +2498,7 @@ __device__ __forceinline__ void remap(const jet__remap_params &p) {
     }
   } else {
 #pragma unroll 1
-    for (int r = 0; r < p.rows && y < p.dh; r++, y += TY, mp += mstep, dp += dstep)
+    for (int r = 0; r < ROWS && y < p.dh; r++, y += TY, mp += mstep, dp += dstep)
       remap_px<C, F32, VEC>(p, dp, remap_entry(p, mp));
   }
 }

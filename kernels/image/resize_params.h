@@ -72,7 +72,6 @@ typedef struct jet__remap_params {
   int border;               /* jet_border */
   int src_vec, dst_vec;     /* as above */
   int map_vec;              /* 1: map pointer and pitch are 8-byte aligned */
-  int rows;                 /* rows per thread, 1..JET_RS_ROWS: tiles of JET_RS_TY * rows */
   float border_f[4];        /* constant border, float formats */
   int border_u8[4];         /* constant border, 8-bit formats: clamp8(llround(v)) */
 } jet__remap_params;

@@ -515,18 +515,9 @@ jet_status jet_remap(jet_stream stream, jet_image src, jet_image dst, const floa
   char name[32];
   snprintf(name, sizeof name, "jet_remap_%s", kind);
   jet_dim3 grid;
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_TY * JET_RS_ROWS, 1, &grid, __func__));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
-  /* rows per thread by whole waves of blocks, a block's start counted as
-   * one row (H100, remap sweep of 1 to 4 rows and of the rule: RGBA8 at
-   * 720p 10% less time than 4 rows, 1.36 -> 1.22x copy; level at 1080p-4K,
-   * where it keeps 4) */
-  const int resident = jet__kernel_resident(k);
-  p.rows = JET_RS_ROWS;
-  if (resident > 0)
-    p.rows = jet__wave_rows(((unsigned long long)p.dw + JET_RS_TX - 1) / JET_RS_TX, p.dh, JET_RS_TY, 1,
-                            JET_RS_ROWS, 1, jet__image_sms(src->h.ctx) * (unsigned long long)resident, 1);
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_TY * p.rows, 1, &grid, __func__));
   void *args[] = {&p};
   return jet__launch(cu, k, grid, block_dim, 0, args, __func__);
 }
