@@ -35,12 +35,12 @@
 /* Rows per tile of the unrolled 8-bit kernels (k 3, 5, 7): JET_FILTER_RV
  * times jet__wave_rows (lib/image/image_internal.h) between these bounds,
  * with the prologue below: the tile height whose blocks take the fewest
- * whole waves times the rows a block loads, about tile_h + 2r plus its fixed
- * cost (8 rows in all for k 5). H100 sweep of 12 to 48 rows (box and
- * Gaussian k 3-7, GRAY8, RGB8, RGBA8, every border, 720p-4K): the rule took
- * 0.976 of the time of the earlier fixed 20 rows (16 under 2.5 waves) on
- * average, 4K 0.958, 1080p level; fixed 32 rows 1.006, 36-48 rows
- * 1.03-1.11; the prologue's value from 0 to 3 row groups within 0.4%. */
+ * whole waves times what a block costs, about its tile_h + 2r rows plus a
+ * fixed part (8 rows in all for k 5). H100 sweeps of 12 to 48 fixed rows
+ * (box and Gaussian k 3-7, GRAY8, RGB8, RGBA8, every border, 720p-4K): the
+ * rule took 0.974-0.980 of the time of the earlier 20 rows (16 under 2.5
+ * waves) in four sweeps (4K 0.958, 1080p level), fixed 32 rows 1.006, 36-48
+ * rows 1.03-1.11; a fixed part of 0 to 12 rows within 0.4% of each other. */
 #define JET_FILTER_FAST_TILE_MIN 12
 #define JET_FILTER_FAST_TILE_MAX 32
 #define JET_FILTER_FAST_TILE_PROLOGUE 2 /* row groups of JET_FILTER_RV rows */
