@@ -1684,15 +1684,16 @@ __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
   }
 }
 
+/* An entry of the 8-bit x2 and x3/2 walks, blocks of JET_RS_UP2_TX threads:
+ * @name runs @walk (resize_up2<C>, resize_up32<C>). */
+#define RS_UP2_ENTRY(name, walk)                                                              \
+  extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) name(jet__resize_params p) { \
+    jet_pdl_enter();                                                                         \
+    walk(p);                                                                                 \
+  }
 #ifndef JET_COMPACT_KERNELS
-extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c1_up2_linear(jet__resize_params p) {
-  jet_pdl_enter();
-  resize_up2<1>(p);
-}
-extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c3_up2_linear(jet__resize_params p) {
-  jet_pdl_enter();
-  resize_up2<3>(p);
-}
+RS_UP2_ENTRY(jet_resize_u8c1_up2_linear, resize_up2<1>)
+RS_UP2_ENTRY(jet_resize_u8c3_up2_linear, resize_up2<3>)
 #endif
 
 /* Float bilinear enlarging (jet_resize_f32c{1,3}_up_linear): the walk of
@@ -2093,14 +2094,8 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
   up32_walk<C == 1, u32, N, u32, C>(2 * by, nr, lasty, ONE, F5, F1, ld, hsum, store);
 }
 
-extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c1_up32_linear(jet__resize_params p) {
-  jet_pdl_enter();
-  resize_up32<1>(p);
-}
-extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_u8c3_up32_linear(jet__resize_params p) {
-  jet_pdl_enter();
-  resize_up32<3>(p);
-}
+RS_UP2_ENTRY(jet_resize_u8c1_up32_linear, resize_up32<1>)
+RS_UP2_ENTRY(jet_resize_u8c3_up32_linear, resize_up32<3>)
 #endif
 
 /* GRAYF32 by exactly 1/2 on both axes, bilinear or area
