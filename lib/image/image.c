@@ -410,13 +410,17 @@ jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, in
   return JET_STATUS_OK;
 }
 
+unsigned long long jet__tile_blocks(unsigned long long tx, int dh, int row_mul, int rows, int count) {
+  unsigned long long th = (unsigned long long)row_mul * (unsigned)rows;
+  return tx * (((unsigned long long)dh + th - 1) / th) * (unsigned)count;
+}
+
 int jet__wave_rows(unsigned long long tx, int dh, int row_mul, int min_rows, int max_rows, int count,
                    unsigned long long slots, int prologue) {
   int best = max_rows;
   unsigned long long best_cost = ~0ull;
   for (int r = max_rows; r >= min_rows; r--) {
-    unsigned long long th = (unsigned long long)row_mul * (unsigned)r;
-    unsigned long long blocks = tx * (((unsigned long long)dh + th - 1) / th) * (unsigned)count;
+    unsigned long long blocks = jet__tile_blocks(tx, dh, row_mul, r, count);
     unsigned long long cost = (blocks + slots - 1) / slots * (unsigned long long)(r + prologue);
     if (cost < best_cost) {
       best_cost = cost;

@@ -108,6 +108,10 @@ jet_status jet__image_check_pair(jet_image src, jet_image dst, jet__image_op op,
 jet_status jet__image_check_batch(const jet_image *src, const jet_image *dst, int count,
                                   jet__image_op op, const char *fn);
 
+/* Blocks of a launch: @tx tiles across, tiles of @row_mul * @rows rows down
+ * @dh rows, @count pairs. Pure. */
+unsigned long long jet__tile_blocks(unsigned long long tx, int dh, int row_mul, int rows, int count);
+
 /* Rows per thread (resize) or row groups per tile (filters), @min_rows to
  * @max_rows, for tiles of @row_mul * rows rows, @tx tiles across @dh rows
  * and @count pairs, with @slots blocks resident on the whole GPU at once. A

@@ -79,13 +79,6 @@ static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, je
 
 static const jet_dim3 block_dim = {JET_RS_TX, JET_RS_TY, 1};
 
-/* Blocks of a launch: @tx tiles across, tiles of @row_mul * @rows rows down
- * @dh rows, @count pairs. */
-static unsigned long long blocks_of(unsigned long long tx, int dh, int row_mul, int rows, int count) {
-  unsigned long long th = (unsigned long long)row_mul * (unsigned)rows;
-  return tx * (((unsigned long long)dh + th - 1) / th) * (unsigned)count;
-}
-
 /* Rows per thread of a walk kernel @k whose tiles are @tile_w wide and
  * whose threads step through @units rows (or pairs): jet__wave_rows's
  * whole waves, at most @max_rows, a walk's prologue counted as 2 steps;
@@ -397,7 +390,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       const int rows_in_flight = is_float ? interp == JET_INTERP_LINEAR
                                           : channels == 1 && interp != JET_INTERP_AREA;
       unsigned bps = up ? 4u : rows_in_flight ? 2u : 8u;
-      while (rows > 1 && blocks_of(tx, p.dh, row_mul, rows, count) < sms * bps) rows /= 2;
+      while (rows > 1 && jet__tile_blocks(tx, p.dh, row_mul, rows, count) < sms * bps) rows /= 2;
       /* 1-channel nearest walks: at most 8 rows (H100, GRAY8 x3/2 to
        * 5760x3240: 32 rows 1.31x copy, 8 rows 1.11x; x3/2 to 3840x2160 1.13
        * -> 1.04x; x2 to 7680x4320 1.07 -> 1.09x, the only loss) */
