@@ -474,6 +474,41 @@ TEST(gpu_filter_last_pixel_tiles) {
   return close_ctx(ctx, streams);
 }
 
+/* Tiles whose halo ends exactly at a row's last pixel or at the image's last
+ * row, and one pixel or row past it: the last tiles to take the border-free
+ * load (filter.cu: jf_load_tile) and the first to be denied it, so a check
+ * one pixel or row too generous reads the next row or past the image. A
+ * tile's halo ends at element (bx + 1) * tw + hp; the image is 2 tiles plus
+ * r rows high (or one row less), for each height the launch gives these
+ * small images: the unrolled 8-bit kernels 12 rows under one wave
+ * (test_resize_rows.c works the rule), 20 where residency is unknown, float
+ * 24. Every format, k 3, 5, 7, both filters, every border. */
+TEST(gpu_filter_tiles_fit_exactly) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  jet_stream streams[3];
+  if (open_ctx(&ctx, streams)) return 1;
+  static const int ths[] = {JET_FILTER_FAST_TILE_MIN, JET_FILTER_FAST_TILE_H, JET_FILTER_FAST_TILE_H_F32};
+  int n = 0;
+  for (size_t fi = 0; fi < N_FORMATS; fi++) {
+    jet_format_desc d;
+    CHECK_OK(jet_format_info(filter_formats[fi], &d));
+    const int es = d.elem == JET_ELEM_U8 ? 1 : 4, tw = JET_FILTER_TW(es), nc = d.channels;
+    for (int k = 3; k <= JET_FILTER_FAST_KMAX; k += 2) {
+      const int r = k / 2, hp = JET_FILTER_HP(r, nc, es);
+      int bx = 1; /* the first tile past the left edge whose halo ends a row of whole pixels */
+      while (((bx + 1) * tw + hp) % nc) bx++;
+      const int w = ((bx + 1) * tw + hp) / nc;
+      for (size_t t = 0; t < sizeof ths / sizeof ths[0]; t++)
+        for (int past = 0; past < 4; past++, n++) /* past & 1: a pixel short, & 2: a row short */
+          if (sweep_case(ctx, streams, filter_formats[fi], w - (past & 1), 2 * ths[t] + r - (past >> 1),
+                         n & 1, k, borders[n % 3], n))
+            return 1;
+    }
+  }
+  return close_ctx(ctx, streams);
+}
+
 /* The runtime-k kernel at 1921x1081. */
 TEST(gpu_filter_runtime_k_1921x1081) {
   REQUIRE_GPU();
