@@ -4,7 +4,8 @@
  *
  * One kernel per call, separable in shared memory. A block
  *  1. loads its tile plus halo into s_in with 16-byte copies (cp.async),
- *     tiles inside the image by a loop without border checks; tiles at the
+ *     tiles inside the image by a loop without border checks (not in
+ *     compact builds); tiles at the
  *     image's left and right edges then copy the halo outside the row from
  *     the row's loaded elements (index remapping);
  *  2. runs the horizontal pass over every s_in row into s_h;
@@ -128,6 +129,7 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
   const int VE = jf_traits<T>::VE;
   const int rowlen = p.width * NC, rows = p.tile_h + 2 * r, nv = SW / VE, total = rows * nv;
   const bool constant = p.border_mode == 2; /* JET_BORDER_CONSTANT */
+#ifndef JET_COMPACT_KERNELS /* speed only: 20 KB of the compact sm_87 cubin */
   if (p.vec_in && x0 >= HP && x0 - HP + SW <= rowlen && y0 >= r && y0 + rows - r <= p.height) {
     /* The whole tile and halo inside the image (most blocks): no border
      * index or per-vector check. A thread keeps its vector of a row and
@@ -145,6 +147,7 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
     jf_copy_wait_all();
     return;
   }
+#endif
   for (int t = threadIdx.x; t < total; t += JET_FILTER_THREADS) {
     int rr = t / nv, v = t - rr * nv;
     int ry = jf_border_index(y0 - r + rr, p.height, p.border_mode);
