@@ -5,9 +5,9 @@
  * One kernel per call, separable in shared memory. A block
  *  1. loads its tile plus halo into s_in with 16-byte copies (cp.async),
  *     tiles inside the image by a loop without border checks (not in
- *     compact builds); tiles at the
- *     image's left and right edges then copy the halo outside the row from
- *     the row's loaded elements (index remapping);
+ *     compact builds); tiles at the image's left and right edges then copy
+ *     the halo outside the row from the row's loaded elements (index
+ *     remapping);
  *  2. runs the horizontal pass over every s_in row into s_h;
  *  3. runs the vertical pass from s_h, JET_FILTER_RV_OF rows by 4 elements per
  *     thread, and stores the converted result.
@@ -133,8 +133,8 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
   if (p.vec_in && x0 >= HP && x0 - HP + SW <= rowlen && y0 >= r && y0 + rows - r <= p.height) {
     /* The whole tile and halo inside the image (most blocks): no border
      * index or per-vector check. A thread keeps its vector of a row and
-     * takes every per-th row (nv <= 40: float RGB, k 31). The general loop below
-     * took 45 instructions a vector, this one 6; with the vertical pass's
+     * takes every per-th row (nv <= 40: float RGB, k 31). The general loop
+     * below took 45 instructions a vector, this one 6; with the vertical pass's
      * fixed slot a thread, 8-bit box and Gaussian k 3-7 took 0.975 of the
      * time on the H100. */
     const int per = JET_FILTER_THREADS / nv, rr0 = threadIdx.x / nv, v = threadIdx.x - rr0 * nv;
