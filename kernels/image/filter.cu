@@ -3,11 +3,11 @@
  * arithmetic is in color_coeffs.h, the tile geometry in filter_params.h).
  *
  * One kernel per call, separable in shared memory. A block
- *  1. loads its tile plus halo into s_in with 16-byte copies (cp.async),
- *     tiles inside the image by a loop without border checks (not in
- *     compact builds); tiles at the image's left and right edges then copy
- *     the halo outside the row from the row's loaded elements (index
- *     remapping);
+ *  1. loads its tile plus halo into s_in with 16-byte copies (cp.async);
+ *     with aligned rows (not in compact builds) a thread keeps one vector
+ *     of a row for all its rows, tiles inside the image without border
+ *     checks; tiles at the image's left and right edges then copy the halo
+ *     outside the row from the row's loaded elements (index remapping);
  *  2. runs the horizontal pass over every s_in row into s_h;
  *  3. runs the vertical pass from s_h, JET_FILTER_RV_OF rows by 4 elements per
  *     thread, and stores the converted result.
@@ -122,6 +122,24 @@ __device__ __forceinline__ void jf_copy_wait_all() {
  * are then copied from the row's loaded elements in shared memory, in
  * parallel: a thread that read them from global memory one by one held its
  * whole block (and at one wave the whole grid) for 16 dependent loads. */
+/* The VE elements of s_in at @out, row element ge0 on, one by one: those
+ * inside the row (ry >= 0) from global memory, CONSTANT border samples for
+ * the others (the other borders' are copied in after the load). Unaligned
+ * rows, edge vectors and CONSTANT rows (ry < 0): kept rolled up, it is rare
+ * and would bloat every kernel. */
+template <typename T, int NC>
+__device__ __forceinline__ void jf_load_elems(T *out, const char *__restrict__ src, size_t pitch,
+                                              int ry, int ge0, int rowlen, bool constant,
+                                              const jet__filter_params &p) {
+  const T *row = (const T *)(src + (size_t)(ry < 0 ? 0 : ry) * pitch);
+#pragma unroll 1
+  for (int m = 0; m < jf_traits<T>::VE; m++) {
+    int ge = ge0 + m;
+    if (ry >= 0 && (unsigned)ge < (unsigned)rowlen) out[m] = row[ge];
+    else if (constant) out[m] = jf_border_sample<T>(p, jf_chan<NC>(ge));
+  }
+}
+
 template <typename T, int NC>
 __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_t pitch, T *s_in, int x0,
                                              int y0, int r, int HP, int SW,
@@ -130,41 +148,57 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
   const int rowlen = p.width * NC, rows = p.tile_h + 2 * r, nv = SW / VE, total = rows * nv;
   const bool constant = p.border_mode == 2; /* JET_BORDER_CONSTANT */
 #ifndef JET_COMPACT_KERNELS /* speed only: 20 KB of the compact sm_87 cubin */
-  if (p.vec_in && x0 >= HP && x0 - HP + SW <= rowlen && y0 >= r && y0 + rows - r <= p.height) {
-    /* The whole tile and halo inside the image (most blocks): no border
-     * index or per-vector check. A thread keeps its vector of a row and
-     * takes every per-th row (nv <= 40: float RGB, k 31). The general loop
-     * below took 45 instructions a vector, this one 6; with the vertical pass's
-     * fixed slot a thread, 8-bit box and Gaussian k 3-7 took 0.975 of the
-     * time on the H100. */
+  if (p.vec_in) {
+    /* A thread keeps its vector of a row and takes every per-th row (nv <=
+     * 40: float RGB, k 31). */
     const int per = JET_FILTER_THREADS / nv, rr0 = threadIdx.x / nv, v = threadIdx.x - rr0 * nv;
-    if (rr0 < per) {
-      const char *g = src + (size_t)(y0 - r + rr0) * pitch + (size_t)(x0 - HP) * sizeof(T) + v * 16;
-      const size_t step = (size_t)per * pitch;
+    const int ge0 = x0 - HP + v * VE;
+    if (x0 >= HP && x0 - HP + SW <= rowlen && y0 >= r && y0 + rows - r <= p.height) {
+      /* The whole tile and halo inside the image (most blocks): no border
+       * index or per-vector check. The general loop below took 45
+       * instructions a vector, this one 6; with the vertical pass's fixed
+       * slot a thread, 8-bit box and Gaussian k 3-7 took 0.975 of the time
+       * on the H100. */
+      if (rr0 < per) {
+        const char *g = src + (size_t)(y0 - r + rr0) * pitch + (size_t)ge0 * sizeof(T);
+        const size_t step = (size_t)per * pitch;
 #pragma unroll 1
-      for (int rr = rr0; rr < rows; rr += per, g += step) jf_copy16(s_in + rr * SW + v * VE, g);
-    }
-    jf_copy_wait_all();
-    return;
-  }
-#endif
-  for (int t = threadIdx.x; t < total; t += JET_FILTER_THREADS) {
-    int rr = t / nv, v = t - rr * nv;
-    int ry = jf_border_index(y0 - r + rr, p.height, p.border_mode);
-    int ge0 = x0 - HP + v * VE;
-    T *out = s_in + rr * SW + v * VE;
-    if (ry >= 0 && p.vec_in && ge0 >= 0 && ge0 + VE <= rowlen) {
-      jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T));
-    } else {
-      /* unaligned rows, edge tiles and CONSTANT rows (ry < 0): kept rolled
-       * up, it is rare and would bloat every kernel */
-      const T *row = (const T *)(src + (size_t)(ry < 0 ? 0 : ry) * pitch);
-#pragma unroll 1
-      for (int m = 0; m < VE; m++) {
-        int ge = ge0 + m;
-        if (ry >= 0 && (unsigned)ge < (unsigned)rowlen) out[m] = row[ge];
-        else if (constant) out[m] = jf_border_sample<T>(p, jf_chan<NC>(ge));
+        for (int rr = rr0; rr < rows; rr += per, g += step) jf_copy16(s_in + rr * SW + v * VE, g);
       }
+      jf_copy_wait_all();
+      return;
+    }
+    /* Edge tiles: the thread's vector lies inside the row, across its end
+     * or outside it in every row; vectors outside need nothing but CONSTANT
+     * samples (the copy below fills the others). The general loop's 16-step
+     * element loop for each of them was 12% of the instructions of GRAY8
+     * 5x5 at 4K (ncu); this loop took 8-bit box and Gaussian k 3-7 to 0.978
+     * of the time on the H100. */
+    if (rr0 < per) {
+      const bool inside = ge0 >= 0 && ge0 + VE <= rowlen;
+      const bool outside = ge0 + VE <= 0 || ge0 >= rowlen;
+#pragma unroll 1
+      for (int rr = rr0; rr < rows; rr += per) {
+        const int ry = jf_border_index(y0 - r + rr, p.height, p.border_mode);
+        T *out = s_in + rr * SW + v * VE;
+        if (ry >= 0 && inside)
+          jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T));
+        else if (constant || !outside)
+          jf_load_elems<T, NC>(out, src, pitch, ry, ge0, rowlen, constant, p);
+      }
+    }
+  } else
+#endif
+  {
+    for (int t = threadIdx.x; t < total; t += JET_FILTER_THREADS) {
+      int rr = t / nv, v = t - rr * nv;
+      int ry = jf_border_index(y0 - r + rr, p.height, p.border_mode);
+      int ge0 = x0 - HP + v * VE;
+      T *out = s_in + rr * SW + v * VE;
+      if (ry >= 0 && p.vec_in && ge0 >= 0 && ge0 + VE <= rowlen)
+        jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T));
+      else
+        jf_load_elems<T, NC>(out, src, pitch, ry, ge0, rowlen, constant, p);
     }
   }
   jf_copy_wait_all();
