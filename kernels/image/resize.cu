@@ -689,7 +689,7 @@ __device__ __forceinline__ void area_c4_int(const jet__resize_params &p) {
     }
     return;
   }
-  const u32 inv = p.area32 ? p.area_inv : 0u;
+  const u32 inv = p.area_inv; /* 0 unless p.area32 */
   if (kx == 3 && ky == 3) {
     /* 1/3 on both axes: all 9 words of both rows' windows in flight */
     const u32 *const scol = (const u32 *)im.src + (u64)x * 3;

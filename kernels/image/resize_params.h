@@ -52,7 +52,8 @@ typedef struct jet__resize_params {
   unsigned long long area_d;
   int area_wide;
   /* area32: 8-bit window arithmetic fits 32 bits ((sw+1)*rdw, (sh+1)*rdh
-   * < 2^31 and !area_wide); area_inv = floor(2^32 / (2 * area_d)) then */
+   * < 2^31 and !area_wide); area_inv = floor(2^32 / (2 * area_d)) then,
+   * else 0 */
   int area32;
   unsigned area_inv;
   /* rows per thread (1..JET_RS_ROWS) of the tiled kernels (all but the RGBA8
