@@ -424,7 +424,7 @@ static int remap_formats(const jet_format *fs, int nf, int large) {
   jet_stream st;
   CHECK_OK(jet_stream_create(ctx, NULL, &st));
   static const int sizes[][4] = {{1, 1, 1, 1}, {1, 1, 2, 3}, {2, 3, 17, 9}, {17, 9, 2, 3},
-                                 {17, 9, 40, 23}, {2, 1, 9, 4}};
+                                 {17, 9, 40, 23}, {2, 1, 9, 4}, {5, 7, 43, 5}, {3, 2, 6, 3}};
   for (int i = 0; i < nf; i++)
     for (int b = 0; b < 3; b++) {
       for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
