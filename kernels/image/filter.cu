@@ -140,6 +140,25 @@ __device__ __forceinline__ void jf_load_elems(T *out, const char *__restrict__ s
   }
 }
 
+/* The CONSTANT border samples of a vector whose first element is row
+ * element @ge0: 16 bytes, one 16-byte store a row. */
+template <typename T, int NC>
+__device__ __forceinline__ uint4 jf_border_vec(const jet__filter_params &p, int ge0) {
+  const int VE = jf_traits<T>::VE;
+  unsigned w[4] = {0u, 0u, 0u, 0u};
+  int c = jf_chan<NC>(ge0);
+#pragma unroll
+  for (int m = 0; m < VE; m++) {
+    const T e = jf_border_sample<T>(p, c);
+    if constexpr (sizeof(T) == 1)
+      w[m / 4] |= (unsigned)e << (8 * (m % 4));
+    else
+      w[m] = __float_as_uint(e);
+    c = c == NC - 1 ? 0 : c + 1;
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
 template <typename T, int NC>
 __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_t pitch, T *s_in, int x0,
                                              int y0, int r, int HP, int SW,
@@ -170,21 +189,26 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
     }
     /* Edge tiles: the thread's vector lies inside the row, across its end
      * or outside it in every row; vectors outside need nothing but CONSTANT
-     * samples (the copy below fills the others). The general loop's 16-step
-     * element loop for each of them was 12% of the instructions of GRAY8
-     * 5x5 at 4K (ncu); this loop took 8-bit box and Gaussian k 3-7 to 0.978
-     * of the time on the H100. */
+     * samples (the copy below fills the others), and rows outside the image
+     * (CONSTANT: ry < 0) are all border samples, one 16-byte store. The
+     * general loop's 16-step element loop for each of them was 12% of the
+     * instructions of GRAY8 5x5 at 4K (ncu); this loop took 8-bit box and
+     * Gaussian k 3-7 to 0.978 of the time on the H100. */
     if (rr0 < per) {
       const bool inside = ge0 >= 0 && ge0 + VE <= rowlen;
       const bool outside = ge0 + VE <= 0 || ge0 >= rowlen;
+      const uint4 bv = constant ? jf_border_vec<T, NC>(p, ge0) : make_uint4(0u, 0u, 0u, 0u);
 #pragma unroll 1
       for (int rr = rr0; rr < rows; rr += per) {
         const int ry = jf_border_index(y0 - r + rr, p.height, p.border_mode);
         T *out = s_in + rr * SW + v * VE;
         if (ry >= 0 && inside)
           jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T));
-        else if (constant || !outside)
+        else if (ry < 0 || outside) {
+          if (constant) *(uint4 *)out = bv;
+        } else {
           jf_load_elems<T, NC>(out, src, pitch, ry, ge0, rowlen, constant, p);
+        }
       }
     }
   } else
