@@ -115,18 +115,11 @@ __device__ __forceinline__ void jf_copy_wait_all() {
 #endif
 }
 
-/* Phase 1: s_in gets rows y0 - r .. y0 + th + r - 1 and elements
- * x0 - HP .. x0 + TW + HP - 1. Elements inside the row come from global
- * memory, CONSTANT border samples from the parameters. With the other
- * borders, the elements outside the row (tiles at the left and right edges)
- * are then copied from the row's loaded elements in shared memory, in
- * parallel: a thread that read them from global memory one by one held its
- * whole block (and at one wave the whole grid) for 16 dependent loads. */
 /* The VE elements of s_in at @out, row element ge0 on, one by one: those
  * inside the row (ry >= 0) from global memory, CONSTANT border samples for
- * the others (the other borders' are copied in after the load). Unaligned
- * rows, edge vectors and CONSTANT rows (ry < 0): kept rolled up, it is rare
- * and would bloat every kernel. */
+ * the others (the other borders' are copied in after the load). For
+ * unaligned rows, and aligned rows' vectors across the row's end: kept
+ * rolled up, it is rare and would bloat every kernel. */
 template <typename T, int NC>
 __device__ __forceinline__ void jf_load_elems(T *out, const char *__restrict__ src, size_t pitch,
                                               int ry, int ge0, int rowlen, bool constant,
@@ -159,6 +152,13 @@ __device__ __forceinline__ uint4 jf_border_vec(const jet__filter_params &p, int 
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+/* Phase 1: s_in gets rows y0 - r .. y0 + th + r - 1 and elements
+ * x0 - HP .. x0 + TW + HP - 1. Elements inside the row come from global
+ * memory, CONSTANT border samples from the parameters. With the other
+ * borders, the elements outside the row (tiles at the left and right edges)
+ * are then copied from the row's loaded elements in shared memory, in
+ * parallel: a thread that read them from global memory one by one held its
+ * whole block (and at one wave the whole grid) for 16 dependent loads. */
 template <typename T, int NC>
 __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_t pitch, T *s_in, int x0,
                                              int y0, int r, int HP, int SW,
