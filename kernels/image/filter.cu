@@ -26,9 +26,10 @@
  * 2^-149): every float sum of such values below 2^24 units is exact, so a
  * float FMA (subnormals kept: fma.rn.f32 without .ftz) does one integer tap
  * a sample at full rate and the result's bits are the integer sum S + bias
- * (< 2^24) with no conversion at either end. The DP2A pass and the box's
- * running sums end in the same bits, so one output conversion serves all
- * three: the Gaussian output (S + 2^15) >> 16 is byte 2 of those bits.
+ * (< 2^24) with no conversion at either end. The DP2A pass ends in the same
+ * bits, so one output conversion serves both: the Gaussian output
+ * (S + 2^15) >> 16 is byte 2 of those bits. The box's running sums stay in
+ * their packed lanes (s_h16's layout) and are divided there (jf_box_pack).
  * k = 3, 5, 7 have unrolled kernels that keep the windows in registers; other
  * sizes take a runtime-k kernel.
  */
@@ -38,18 +39,10 @@
 
 typedef unsigned char jf_u8;
 
-/* Four 16-bit sums from s_h16 (the unrolled 8-bit kernels' s_h, rows of
- * JET_FILTER_H16_ROW packed words: half the shared-memory traffic of 32-bit
- * sums in both passes) as floats whose bits are those integers, in sample
- * order. */
-__device__ __forceinline__ float4 jf_unpack16(uint2 v) {
-  return make_float4(__uint_as_float(v.x & 0xFFFFu), __uint_as_float(v.y & 0xFFFFu),
-                     __uint_as_float(v.x >> 16), __uint_as_float(v.y >> 16));
-}
-
 /* Vertical box sums of 8-bit samples as running sums instead of the taps'
- * multiply-adds: speed only, left out of compact builds (the Gaussian path
- * computes the same box sums). */
+ * multiply-adds, divided in their packed lanes (jf_box_words): speed only,
+ * left out of compact builds (the Gaussian path computes the same box
+ * sums). */
 #ifdef JET_COMPACT_KERNELS
 #define JF_BOX_SUMS 0
 #else
@@ -304,18 +297,17 @@ __device__ __forceinline__ void jf_store_part(char *__restrict__ at, int left, f
   if (3 < left) out[3] = w.w;
 }
 
-/* Store a vertical task's RV rows of 4 output elements from @at on, of
- * which @left (>= 1) are in the row and @rows_left (>= 1) rows in the
- * image. Whole tasks with aligned rows (all but the image's last columns
- * and rows) take one branch for all their rows: the output conversion and
- * the checks per row were a third of the vertical pass's instructions. */
+/* Store a vertical task's RV rows of 4 output elements (@w, converted)
+ * from @at on, of which @left (>= 1) are in the row and @rows_left (>= 1)
+ * rows in the image. Whole tasks with aligned rows (all but the image's
+ * last columns and rows) take one branch for all their rows: the output
+ * conversion and the checks per row were a third of the vertical pass's
+ * instructions. */
 template <typename T, int RV>
 __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpitch, int left,
-                                              int rows_left, const float4 *acc,
+                                              int rows_left, const typename jf_out4<T>::type *w,
                                               const jet__filter_params &p) {
   typedef typename jf_out4<T>::type W;
-  W w[RV];
-  jf_convert_rows<T, RV>(acc, w, p);
   const bool vec = p.vec_out && left >= 4;
   if (vec && rows_left >= RV) {
 #pragma unroll
@@ -332,14 +324,28 @@ __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpit
   }
 }
 
-/* The vertical box sums of 8-bit samples as integers (their bits are what
- * the float path would give): the first row's K taps and the bias, then
- * each next row adds the row entering the window and subtracts the one
- * leaving it, one IADD3 per two samples (packed lanes), where the taps took
- * K FFMAs a sample. */
+/* Four box outputs from packed sums S + k*k/2 (s.x: samples 0 and 2 in
+ * its low and high 16-bit lanes, s.y: samples 1 and 3), each the lane
+ * divided by k*k with the magic reciprocal m = ceil(2^32 / (k*k)) as
+ * jf_pack_box does, without unpacking the high lanes: for a word W = hi *
+ * 2^16 + lo, byte 2 of umulhi(W, m) is floor(hi / (k*k)) (and for the low
+ * lane, of umulhi(lo << 16, m)) for every pair of lanes up to 255 * k*k +
+ * k*k/2, k = 3, 5, 7 (checked exhaustively). One instruction less per two
+ * samples than unpacking both lanes. */
+__device__ __forceinline__ unsigned jf_box_pack(uint2 s, unsigned magic) {
+  const unsigned q0 = __umulhi(s.x << 16, magic), q1 = __umulhi(s.y << 16, magic);
+  const unsigned q2 = __umulhi(s.x, magic), q3 = __umulhi(s.y, magic);
+  return __byte_perm(__byte_perm(q0, q1, 0x0062u), __byte_perm(q2, q3, 0x0062u), 0x5410u);
+}
+
+/* The vertical box sums of 8-bit samples as packed integers, converted to
+ * output words: the first row's K taps and the bias, then each next row
+ * adds the row entering the window and subtracts the one leaving it, one
+ * IADD3 per two samples (packed lanes), where the taps took K FFMAs a
+ * sample. */
 template <int K, int RV>
-__device__ __forceinline__ void jf_box_rows(const uint2 *col, int stride, unsigned bias,
-                                            float4 *acc) {
+__device__ __forceinline__ void jf_box_words(const uint2 *col, int stride, unsigned bias,
+                                             unsigned magic, unsigned *w) {
   /* packed pairs: a 16-bit lane holds at most 49 * 255 + 24 */
   const unsigned b2 = bias * 0x10001u;
   uint2 s = make_uint2(b2, b2);
@@ -348,12 +354,12 @@ __device__ __forceinline__ void jf_box_rows(const uint2 *col, int stride, unsign
     uint2 v = col[j * stride];
     s = make_uint2(s.x + v.x, s.y + v.y);
   }
-  acc[0] = jf_unpack16(s);
+  w[0] = jf_box_pack(s, magic);
 #pragma unroll
   for (int o = 1; o < RV; o++) {
     uint2 in = col[(o + K - 1) * stride], out = col[(o - 1) * stride];
     s = make_uint2(s.x + in.x - out.x, s.y + in.y - out.y);
-    acc[o] = jf_unpack16(s);
+    w[o] = jf_box_pack(s, magic);
   }
 }
 
@@ -625,33 +631,45 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
   for (int g = threadIdx.x / nslot; g < th / RV; g += JET_FILTER_THREADS / nslot) {
     const int yb = y0 + g * RV;
     if (yb >= p.height) return;
-    float4 acc[RV];
-#pragma unroll
-    for (int o = 0; o < RV; o++) acc[o] = make_float4(bias, bias, bias, bias);
     const float4 *col = s_h4 + g * RV * nslot + s;
     const uint2 *col16 = (const uint2 *)s_h + g * RV * JET_FILTER_H16_ROW + s;
-    if (K && sizeof(T) == 1 && JF_BOX_SUMS && p.mode == JET_FILTER_MODE_BOX8) {
-      jf_box_rows<K ? K : 1, RV>(col16, JET_FILTER_H16_ROW, p.ibias, acc);
-    } else if (K && sizeof(T) == 1) {
-      jf_dp2a_rows<K ? K : 1, RV>(col16, JET_FILTER_H16_ROW, p.ibias, p.vpair, acc);
-    } else if (K) {
+    typename jf_out4<T>::type w[RV];
+    if constexpr (K != 0 && sizeof(T) == 1 && JF_BOX_SUMS) {
+      /* the two 8-bit modes, each to its own conversion */
+      if (p.mode == JET_FILTER_MODE_BOX8) {
+        jf_box_words<K, RV>(col16, JET_FILTER_H16_ROW, p.ibias, p.magic, w);
+      } else {
+        float4 acc[RV];
+        jf_dp2a_rows<K, RV>(col16, JET_FILTER_H16_ROW, p.ibias, p.vpair, acc);
 #pragma unroll
-      for (int jr = 0; jr < RV + (K ? K : 1) - 1; jr++) {
-        float4 v = col[jr * nslot];
-#pragma unroll
-        for (int o = 0; o < RV; o++)
-          if (jr - o >= 0 && jr - o < K) jf_fma4<T>(acc[o], p.w[(jr - o) & 31], v);
+        for (int o = 0; o < RV; o++) w[o] = jf_pack_gauss(acc[o]);
       }
     } else {
-      for (int i = 0; i < k; i++) {
-        float wi = s_w[i];
+      float4 acc[RV];
 #pragma unroll
-        for (int o = 0; o < RV; o++) jf_fma4<T>(acc[o], wi, col[(o + i) * nslot]);
+      for (int o = 0; o < RV; o++) acc[o] = make_float4(bias, bias, bias, bias);
+      if (K && sizeof(T) == 1) {
+        jf_dp2a_rows<K ? K : 1, RV>(col16, JET_FILTER_H16_ROW, p.ibias, p.vpair, acc);
+      } else if (K) {
+#pragma unroll
+        for (int jr = 0; jr < RV + (K ? K : 1) - 1; jr++) {
+          float4 v = col[jr * nslot];
+#pragma unroll
+          for (int o = 0; o < RV; o++)
+            if (jr - o >= 0 && jr - o < K) jf_fma4<T>(acc[o], p.w[(jr - o) & 31], v);
+        }
+      } else {
+        for (int i = 0; i < k; i++) {
+          float wi = s_w[i];
+#pragma unroll
+          for (int o = 0; o < RV; o++) jf_fma4<T>(acc[o], wi, col[(o + i) * nslot]);
+        }
       }
+      jf_convert_rows<T, RV>(acc, w, p);
     }
     /* one address and one row count per task, not per row */
     jf_store_rows<T, RV>(dst + (size_t)yb * dpitch + (size_t)gx * ES, dpitch, rowlen - gx,
-                         p.height - yb, acc, p);
+                         p.height - yb, w, p);
   }
 }
 
