@@ -65,6 +65,26 @@ TEST(filter_box_division_exact) {
   return 0;
 }
 
+/* The unrolled 8-bit box kernels divide two 16-bit lanes of a word W = hi *
+ * 2^16 + lo without unpacking the high one (filter.cu, jf_box_pack): the
+ * quotients are byte 2 of umulhi(W, magic) and of umulhi(lo << 16, magic).
+ * Exact for every pair of sums the filter can produce, k = 3, 5, 7. */
+TEST(filter_box_packed_division_exact) {
+  for (unsigned k = JET_FILTER_KSIZE_MIN; k <= JET_FILTER_FAST_KMAX; k += 2) {
+    unsigned k2 = k * k, magic = (unsigned)((0x100000000ull + k2 - 1) / k2), top = k2 * 255 + k2 / 2;
+    unsigned long long bad = 0;
+    for (unsigned hi = 0; hi <= top; hi++) {
+      for (unsigned lo = 0; lo <= top; lo++) {
+        unsigned w = hi << 16 | lo;
+        bad += (unsigned)(((unsigned long long)w * magic) >> 32) >> 16 != hi / k2;
+      }
+      bad += (unsigned)(((unsigned long long)(hi << 16) * magic) >> 32) >> 16 != hi / k2;
+    }
+    CHECK_MSG(bad == 0, "k %u: %llu lane pairs divided wrongly", k, bad);
+  }
+  return 0;
+}
+
 /* Every format and kernel size gets a tile that fits 48 KiB of shared memory
  * with at least one vertical group of rows (the rule of lib/image/filter.c). */
 TEST(filter_tiles_fit_shared_memory) {
