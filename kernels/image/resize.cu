@@ -59,6 +59,7 @@
 #include "color_coeffs.h"
 #include "resize_params.h"
 #include "pdl.cuh"
+#include "sm_threads.cuh"
 
 typedef unsigned char u8;
 typedef unsigned int u32;
@@ -929,7 +930,11 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
 }
 
 /* The float and RGBA8 kernels' threads take one pixel, the others 4; MINB
- * blocks per SM: 4 (64 registers) where that does not spill */
+ * blocks per SM: 4 (64 registers) where that does not spill; GRAYF32 k3x2
+ * a full SM (32 registers, no spills; it took 40, 6 blocks, 2.05 waves at
+ * 1440p): H100 A/B 0.95 of the time at 720p, 0.97-0.99 at 1080p and
+ * 1440p, 1.00 at 4K (the same bound on k3 and k4x3 was 1-3% slower at
+ * 720p, and 32 registers spill in the general float kernels) */
 #define AREA_K(C, KX, KY, suffix, kind, F32, MINB)                                                    \
   extern "C" __global__ void __launch_bounds__(TX * TY, MINB) jet_resize_##kind##_area_##suffix(jet__resize_params p) { \
     jet_pdl_enter();                                                                               \
@@ -947,7 +952,7 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
 #define AREA_KXY(C, kind, F32, MINB4)
 #else
 #define AREA_KXY(C, kind, F32, MINB4)    \
-  AREA_K(C, 3, 2, k3x2, kind, F32, 4)     \
+  AREA_K(C, 3, 2, k3x2, kind, F32, (F32 && C == 1 ? JET_SM_THREADS / (TX * TY) : 4)) \
   AREA_K(C, 4, 3, k4x3, kind, F32, MINB4)
 #endif
 #define AREA_KS(C, kind, F32, MINB4)              \
