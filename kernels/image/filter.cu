@@ -263,7 +263,9 @@ template <> struct jf_out4<float> {
 };
 
 /* The RV rows of a vertical task's sums as jf_out4 words; 8-bit samples
- * under one mode branch for all rows. */
+ * under one mode branch for all rows. For the float, runtime-k and compact
+ * kernels: the unrolled 8-bit kernels of full builds convert in their own
+ * branches (jf_box_words, jf_pack_gauss). */
 template <typename T, int RV>
 __device__ __forceinline__ void jf_convert_rows(const float4 *acc, typename jf_out4<T>::type *w,
                                                 const jet__filter_params &p) {
@@ -300,9 +302,9 @@ __device__ __forceinline__ void jf_store_part(char *__restrict__ at, int left, f
 /* Store a vertical task's RV rows of 4 output elements (@w, converted)
  * from @at on, of which @left (>= 1) are in the row and @rows_left (>= 1)
  * rows in the image. Whole tasks with aligned rows (all but the image's
- * last columns and rows) take one branch for all their rows: the output
- * conversion and the checks per row were a third of the vertical pass's
- * instructions. */
+ * last columns and rows) take one branch for all their rows: checks per
+ * row (with the conversion, then done row by row) were a third of the
+ * vertical pass's instructions. */
 template <typename T, int RV>
 __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpitch, int left,
                                               int rows_left, const typename jf_out4<T>::type *w,

@@ -54,11 +54,14 @@ TEST(badarg_filter_plain_arguments) {
   return 0;
 }
 
-/* The 8-bit box divides by k*k with a multiply-high by ceil(2^32 / (k*k))
- * (filter_params.h); exact for every sum the filter can produce. */
+/* The 8-bit box's reciprocal of k*k (filter_params.h: jet__filter_params.magic). */
+static unsigned box_magic(unsigned k2) { return (unsigned)((0x100000000ull + k2 - 1) / k2); }
+
+/* The 8-bit box divides by k*k with a multiply-high by box_magic; exact for
+ * every sum the filter can produce. */
 TEST(filter_box_division_exact) {
   for (unsigned k = JET_FILTER_KSIZE_MIN; k <= JET_FILTER_KSIZE_MAX; k += 2) {
-    unsigned k2 = k * k, magic = (unsigned)((0x100000000ull + k2 - 1) / k2);
+    unsigned k2 = k * k, magic = box_magic(k2);
     for (unsigned n = 0; n <= k2 * 255 + k2 / 2; n++)
       CHECK_MSG((unsigned)(((unsigned long long)n * magic) >> 32) == n / k2, "k %u n %u", k, n);
   }
@@ -71,7 +74,7 @@ TEST(filter_box_division_exact) {
  * Exact for every pair of sums the filter can produce, k = 3, 5, 7. */
 TEST(filter_box_packed_division_exact) {
   for (unsigned k = JET_FILTER_KSIZE_MIN; k <= JET_FILTER_FAST_KMAX; k += 2) {
-    unsigned k2 = k * k, magic = (unsigned)((0x100000000ull + k2 - 1) / k2), top = k2 * 255 + k2 / 2;
+    unsigned k2 = k * k, magic = box_magic(k2), top = k2 * 255 + k2 / 2;
     unsigned long long bad = 0;
     for (unsigned hi = 0; hi <= top; hi++) {
       for (unsigned lo = 0; lo <= top; lo++) {
