@@ -29,8 +29,8 @@
  * (< 2^24) with no conversion at either end. The DP2A pass ends in the same
  * bits, so one output conversion serves both: the Gaussian output
  * (S + 2^15) >> 16 is byte 2 of those bits. The box's running sums stay in
- * their packed lanes (s_h16's layout) and are divided there (jf_box_pack).
- * k = 3, 5, 7 have unrolled kernels that keep the windows in registers; other
+ * their packed lanes (s_h16's layout) and are divided there
+ * (jf_pack_box_lanes). k = 3, 5, 7 have unrolled kernels that keep the windows in registers; other
  * sizes take a runtime-k kernel.
  */
 #include "filter_params.h"
@@ -336,7 +336,7 @@ __device__ __forceinline__ void jf_store_rows(char *__restrict__ at, size_t dpit
  * samples than unpacking both lanes. lo << 16 is a byte permutation: the
  * compiler makes a shift an IMAD, on the pipe the products already fill
  * (H100: 5x5 and 7x7 RGB8/RGBA8 at 1440p and 4K 0.986-0.994 of the time). */
-__device__ __forceinline__ unsigned jf_box_pack(uint2 s, unsigned magic) {
+__device__ __forceinline__ unsigned jf_pack_box_lanes(uint2 s, unsigned magic) {
   const unsigned q0 = __umulhi(__byte_perm(s.x, 0u, 0x1044u), magic),
                  q1 = __umulhi(__byte_perm(s.y, 0u, 0x1044u), magic);
   const unsigned q2 = __umulhi(s.x, magic), q3 = __umulhi(s.y, magic);
@@ -359,12 +359,12 @@ __device__ __forceinline__ void jf_box_words(const uint2 *col, int stride, unsig
     uint2 v = col[j * stride];
     s = make_uint2(s.x + v.x, s.y + v.y);
   }
-  w[0] = jf_box_pack(s, magic);
+  w[0] = jf_pack_box_lanes(s, magic);
 #pragma unroll
   for (int o = 1; o < RV; o++) {
     uint2 in = col[(o + K - 1) * stride], out = col[(o - 1) * stride];
     s = make_uint2(s.x + in.x - out.x, s.y + in.y - out.y);
-    w[o] = jf_box_pack(s, magic);
+    w[o] = jf_pack_box_lanes(s, magic);
   }
 }
 

@@ -69,7 +69,7 @@ TEST(filter_box_division_exact) {
 }
 
 /* The unrolled 8-bit box kernels divide two 16-bit lanes of a word W = hi *
- * 2^16 + lo without unpacking the high one (filter.cu, jf_box_pack): the
+ * 2^16 + lo without unpacking the high one (filter.cu, jf_pack_box_lanes): the
  * quotients are byte 2 of umulhi(W, magic) and of umulhi(lo << 16, magic).
  * Exact for every pair of sums the filter can produce, k = 3, 5, 7. */
 TEST(filter_box_packed_division_exact) {
