@@ -17,7 +17,8 @@
  * 8-bit samples: the horizontal pass of the unrolled kernels works on packed
  * integers, two 16-bit lanes a 32-bit word (bytes 0 and 2, bytes 1 and 3):
  * one IMAD does a tap for two samples, and a lane never carries (Q8 taps sum
- * to 256: at most 255 * 256; box: at most 7 * 255). s_h keeps those packed
+ * to 256: at most 255 * 256; box: at most 7 * 255); GRAY8 at k = 7 takes
+ * a sample's taps by two DP4As instead (jf_hword_gray7). s_h keeps those packed
  * words (s_h16, 16-bit lanes), and the vertical pass takes two rows of a
  * sample per integer DP2A from them (jf_dp2a_rows; the box: running sums).
  * The runtime-k kernel's s_h has the sums H as plain integers, and its
@@ -494,6 +495,29 @@ __device__ __forceinline__ uint2 jf_hword(const unsigned *lo, const unsigned *hi
   return make_uint2(aL, aH);
 }
 
+/* GRAY8 at k = 7: a sample's taps are consecutive bytes, so two DP4As take
+ * them (w0: taps 0-3, w1: taps 4-6 and a zero), 2 instructions a sample on
+ * the FMA-heavy pipe where the packed lanes took 3.5 IMADs; the sum is the
+ * same integer. (At k = 3 and 5 that did not pay: H100 A/B 1.00-1.02 of the
+ * time.) F: the window byte of the sample's first tap. */
+template <int F> __device__ __forceinline__ unsigned jf_bytes4(const unsigned *w) {
+  constexpr int m = F >> 2, a = F & 3;
+  if (a == 0) return w[m];
+  return __byte_perm(w[m], w[m + 1], 0x3210u + 0x1111u * a);
+}
+template <int F>
+__device__ __forceinline__ unsigned jf_dp4a_k7(const unsigned *w, unsigned w0, unsigned w1) {
+  return __dp4a(jf_bytes4<F + 4>(w), w1, __dp4a(jf_bytes4<F>(w), w0, 0u));
+}
+/* Output word J of the GRAY8 k = 7 horizontal pass in s_h16's layout. */
+template <int HPc, int J>
+__device__ __forceinline__ uint2 jf_hword_gray7(const unsigned *w, unsigned w0, unsigned w1) {
+  constexpr int F = HPc + 4 * J - 3;
+  const unsigned r0 = jf_dp4a_k7<F>(w, w0, w1), r1 = jf_dp4a_k7<F + 1>(w, w0, w1),
+                 r2 = jf_dp4a_k7<F + 2>(w, w0, w1), r3 = jf_dp4a_k7<F + 3>(w, w0, w1);
+  return make_uint2(__byte_perm(r0, r2, 0x5410u), __byte_perm(r1, r3, 0x5410u));
+}
+
 /* Horizontal window of the unrolled kernels: WIN elements from s_in as floats. */
 template <typename T, int WIN> struct jf_window;
 template <int WIN> struct jf_window<jf_u8, WIN> {
@@ -555,21 +579,31 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
     const int EPT = jf_traits<T>::EPT, HPc = JET_FILTER_HP(K / 2, NC, 1), WIN = EPT + 2 * HPc;
     Q = TW / EPT;
     J = EPT / 4;
+    /* GRAY8 k = 7: the taps as DP4A byte quadruples (vpair[d + 1]: taps d, d + 1) */
+    const unsigned w0 = __byte_perm(p.vpair[1], p.vpair[3], 0x5410u),
+                   w1 = __byte_perm(p.vpair[5], p.vpair[7], 0x5410u);
     for (int t = threadIdx.x; t < rows * (TW / EPT); t += JET_FILTER_THREADS) {
       int rr = t / (TW / EPT), q = t - rr * (TW / EPT);
       jf_window<T, WIN> win;
       win.load(s_in + rr * SW + q * EPT);
-      unsigned lo[WIN / 4], hi[WIN / 4];
-#pragma unroll
-      for (int a = 0; a < WIN / 4; a++) {
-        lo[a] = __byte_perm(win.w[a], 0u, 0x4240u);
-        hi[a] = __byte_perm(win.w[a], 0u, 0x4341u);
-      }
       uint2 *out = (uint2 *)s_h + rr * JET_FILTER_H16_ROW + q;
-      out[0 * (TW / EPT)] = jf_hword<K, NC, HPc, 0>(lo, hi, p);
-      out[1 * (TW / EPT)] = jf_hword<K, NC, HPc, 1>(lo, hi, p);
-      out[2 * (TW / EPT)] = jf_hword<K, NC, HPc, 2>(lo, hi, p);
-      out[3 * (TW / EPT)] = jf_hword<K, NC, HPc, 3>(lo, hi, p);
+      if constexpr (NC == 1 && K == 7) {
+        out[0 * (TW / EPT)] = jf_hword_gray7<HPc, 0>(win.w, w0, w1);
+        out[1 * (TW / EPT)] = jf_hword_gray7<HPc, 1>(win.w, w0, w1);
+        out[2 * (TW / EPT)] = jf_hword_gray7<HPc, 2>(win.w, w0, w1);
+        out[3 * (TW / EPT)] = jf_hword_gray7<HPc, 3>(win.w, w0, w1);
+      } else {
+        unsigned lo[WIN / 4], hi[WIN / 4];
+#pragma unroll
+        for (int a = 0; a < WIN / 4; a++) {
+          lo[a] = __byte_perm(win.w[a], 0u, 0x4240u);
+          hi[a] = __byte_perm(win.w[a], 0u, 0x4341u);
+        }
+        out[0 * (TW / EPT)] = jf_hword<K, NC, HPc, 0>(lo, hi, p);
+        out[1 * (TW / EPT)] = jf_hword<K, NC, HPc, 1>(lo, hi, p);
+        out[2 * (TW / EPT)] = jf_hword<K, NC, HPc, 2>(lo, hi, p);
+        out[3 * (TW / EPT)] = jf_hword<K, NC, HPc, 3>(lo, hi, p);
+      }
     }
   } else if (K) {
     const int EPT = jf_traits<T>::EPT;
