@@ -498,7 +498,7 @@ __device__ __forceinline__ uint2 jf_hword(const unsigned *lo, const unsigned *hi
 /* GRAY8 at k = 7: a sample's taps are consecutive bytes, so two DP4As take
  * them (w0: taps 0-3, w1: taps 4-6 and a zero), 2 instructions a sample on
  * the FMA-heavy pipe where the packed lanes took 3.5 IMADs; the sum is the
- * same integer. (At k = 3 and 5 that did not pay: H100 A/B 1.00-1.02 of the
+ * same integer. (At k = 3 and 5 that did not pay: H100 A/B 0.99-1.02 of the
  * time.) F: the window byte of the sample's first tap. */
 template <int F> __device__ __forceinline__ unsigned jf_bytes4(const unsigned *w) {
   constexpr int m = F >> 2, a = F & 3;
