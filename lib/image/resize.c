@@ -386,10 +386,16 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
        * GRAY8 nearest and bilinear) keep 4 rows down to 2 blocks per SM
        * (H100, GRAYF32 bilinear to 960x540 by 3/4: 4 rows 0.84x copy, 1 row
        * 0.96x; 2 rows by 1/2 to 640x360: 0.80x, 4 rows 0.85x; GRAY8 nearest
-       * from 2560x1440 by 2/3: 4 rows 0.80x, 1 row 0.86x). */
+       * from 2560x1440 by 2/3: 4 rows 0.80x, 1 row 0.86x). RGB8 nearest
+       * (byte loads, 4 pixels a thread) wants 16 blocks per SM: by 3/4 from
+       * 3840x2160, 8 left 4-row walks in 1.1 waves (ncu: L1 at 89% of its
+       * peak, DRAM at 19%), and 2-row ones took 0.86-0.87 of their time, by
+       * 2/3 1-row ones 0.96-0.98 (two H200 A/B calls; 16 for every
+       * kernel here was no faster elsewhere). */
       const int rows_in_flight = is_float ? interp == JET_INTERP_LINEAR
                                           : channels == 1 && interp != JET_INTERP_AREA;
-      unsigned bps = up ? 4u : rows_in_flight ? 2u : 8u;
+      const int byte_walk = channels == 3 && !is_float && interp == JET_INTERP_NEAREST;
+      unsigned bps = up ? 4u : rows_in_flight ? 2u : byte_walk ? 16u : 8u;
       while (rows > 1 && jet__tile_blocks(tx, p.dh, row_mul, rows, count) < sms * bps) rows /= 2;
       /* 1-channel nearest walks: at most 8 rows (H100, GRAY8 x3/2 to
        * 5760x3240: 32 rows 1.31x copy, 8 rows 1.11x; x3/2 to 3840x2160 1.13
