@@ -226,7 +226,7 @@ struct dnn_args {
   jet__dnn_shared s;
   jet__dnn_image img[NB];
 };
-static_assert(sizeof(dnn_args<JET_DNN_BATCH_MAX>) == sizeof(jet__dnn_kparams) && sizeof(dnn_args<1>) == 192,
+static_assert(sizeof(dnn_args<JET_DNN_BATCH_MAX>) == sizeof(jet__dnn_kparams) && sizeof(dnn_args<1>) == 208,
               "dnn_args is a prefix of jet__dnn_kparams");
 
 template <int SRC, bool F16, int TAPS, int NB>
@@ -236,9 +236,10 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   /* blockIdx.z is 0 in a one-image launch; indexing by it there too keeps
    * the batch entry's register allocation (index 0 spilled 4 bytes on sm_90) */
   const jet__dnn_image &im = a.img[blockIdx.z];
-  const int tiles_x = (p.dw + TW - 1) / TW;
-  const int bx = (int)(blockIdx.x % (unsigned)tiles_x) * TW;
-  const int by = (int)(blockIdx.x / (unsigned)tiles_x) * TY;
+  /* blocks run along grid x in row-major tile order */
+  const u32 tile_y = div_inv(blockIdx.x, p.tiles_x, p.tiles_inv);
+  const int bx = (int)(blockIdx.x - tile_y * p.tiles_x) * TW;
+  const int by = (int)tile_y * TY;
   const int tid = threadIdx.y * TX + threadIdx.x;
   /* -1 marks columns and rows outside the content rectangle (and the image) */
   if (tid < TW + TY) {
@@ -246,7 +247,12 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     const int d = col ? bx + tid : by + (tid - TW);
     const int o = col ? p.ox : p.oy, cn = col ? p.cw : p.ch, sn = col ? p.sw : p.sh;
     int s = -1, f = 0;
-    if (d >= o && d < o + cn) lin_coord(d - o, cn, sn, coord_fit32(cn, sn), s, f);
+    if (d >= o && d < o + cn) {
+      if (coord_fit32(cn, sn))
+        lin_coord_inv(d - o, cn, sn, col ? p.inv_cw : p.inv_ch, s, f);
+      else
+        lin_coord(d - o, cn, sn, false, s, f);
+    }
     if (col) {
       xs[tid] = s;
       xa[tid] = f;
@@ -294,9 +300,9 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     jet_pdl_enter();                                                             \
     dnn<src, f16, taps>(p);                                                      \
   }
-/* Each kernel has a batch entry (16 images, 1392 bytes of parameters) and,
+/* Each kernel has a batch entry (16 images, 1408 bytes of parameters) and,
  * in the cubins of full builds (not compact ones, not the PTX fallback
- * image), a one-image entry, name_1 (192 bytes), which dnn.c launches for a
+ * image), a one-image entry, name_1 (208 bytes), which dnn.c launches for a
  * single image: the launch cost grows with the parameter size. */
 #if defined(JET_COMPACT_KERNELS) || defined(JET_IMAGE_PTX)
 #define DNN_KERNEL(name, src, f16, regs, taps) DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX)

@@ -60,8 +60,8 @@ static void content_rect(int sw, int sh, int dw, int dh, int letterbox, jet__dnn
 
 _Static_assert(JET_DNN_BATCH_MAX == JET_IMAGE_BATCH_MAX, "one launch serves a whole batch");
 _Static_assert(sizeof(jet__dnn_kparams) <= 4096, "kernel parameters stay under 4 KB");
-_Static_assert(offsetof(jet__dnn_kparams, img) == 112 && sizeof(jet__dnn_image) == 80,
-               "dnn.cu's one-image entries read the first 192 bytes");
+_Static_assert(offsetof(jet__dnn_kparams, img) == 128 && sizeof(jet__dnn_image) == 80,
+               "dnn.cu's one-image entries read the first 208 bytes");
 
 /* One launch for @count checked pairs of one source and one destination shape. */
 static jet_status launch(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
@@ -123,6 +123,10 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   k.s.dw = dl->width;
   k.s.dh = dl->height;
   content_rect(k.s.sw, k.s.sh, k.s.dw, k.s.dh, p->letterbox, &k.s);
+  k.s.tiles_x = (unsigned)tx;
+  k.s.tiles_inv = tx == 1 ? 0xffffffffu : (unsigned)((1ull << 32) / tx);
+  k.s.inv_cw = (unsigned)((1ull << 32) / (2ull * (unsigned)k.s.cw));
+  k.s.inv_ch = (unsigned)((1ull << 32) / (2ull * (unsigned)k.s.ch));
   for (int c = 0; c < 3; c++) {
     double sd = p->stddev[c], mean = p->mean[c];
     /* out = S * scale + bias with S the exact Q22 sum of 0..255 values */
@@ -145,7 +149,7 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   const int rows_on = jet__centres_on_source(k.s.sh, k.s.ch);
   const char *taps = cols_on && rows_on ? "_t1" : cols_on ? "_tx" : "";
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
-  /* a single image: the one-image entry (192 bytes of parameters, not 1392) */
+  /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
   JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));
   void *args[] = {&k};
   return jet__launch(cu, kern, grid, block, 0, args, fn);

@@ -63,14 +63,22 @@ static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
 
 /* Blocks along grid x, one per tile of @tile_w x @tile_h pixels; grid z is
  * the pair of a batch. */
-static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, jet_dim3 *grid,
-                           const char *fn) {
+/* The 1-D grid of @count images' tiles of @tile_w x @tile_h over dw x dh,
+ * blocks in row-major tile order; @tiles, where not NULL, gets the tiles
+ * across and floor(2^32 / tiles) (0xffffffff for 1), from which a kernel
+ * finds a block's tile without a division (resize.cu: remap). */
+static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, unsigned tiles[2],
+                           jet_dim3 *grid, const char *fn) {
   unsigned long long tx = ((unsigned long long)dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
   unsigned long long th = (unsigned)tile_h;
   unsigned long long ty = ((unsigned long long)dh + th - 1) / th;
   if (tx * ty > 0x7fffffffull)
     return jet__error(JET_STATUS_UNSUPPORTED, fn, "destination %dx%d needs %llu blocks, over 2^31-1",
                       dw, dh, tx * ty);
+  if (tiles) {
+    tiles[0] = (unsigned)tx;
+    tiles[1] = tx == 1 ? 0xffffffffu : (unsigned)((1ull << 32) / tx);
+  }
   grid->x = (unsigned)(tx * ty);
   grid->y = 1;
   grid->z = (unsigned)count;
@@ -205,7 +213,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     while (block.y > 1 && tx * (((unsigned long long)rows + block.y - 1) / block.y) * (unsigned)count < want)
       block.y /= 2;
     jet_dim3 grid;
-    JET__TRY(grid_for(units, rows, JET_RS_TX, (int)block.y, count, &grid, fn));
+    JET__TRY(grid_for(units, rows, JET_RS_TX, (int)block.y, count, NULL, &grid, fn));
     void *args[] = {&p};
     return jet__launch(cu, k, grid, block, 0, args, fn);
   }
@@ -263,7 +271,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, "jet_resize_f32c1_half", &k, fn));
     jet_dim3 grid;
-    JET__TRY(grid_for(p.dw, p.dh, 2 * JET_RS_TX, JET_RS_TY, count, &grid, fn));
+    JET__TRY(grid_for(p.dw, p.dh, 2 * JET_RS_TX, JET_RS_TY, count, NULL, &grid, fn));
     void *args[] = {&p};
     return jet__launch(cu, k, grid, block_dim, 0, args, fn);
   }
@@ -296,7 +304,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       }
       const jet_dim3 block = {JET_RS_UP2_TX, 1, 1};
       jet_dim3 grid;
-      JET__TRY(grid_for(p.dw, p.sh / 2, 4 * JET_RS_UP2_TX, p.rows, count, &grid, fn));
+      JET__TRY(grid_for(p.dw, p.sh / 2, 4 * JET_RS_UP2_TX, p.rows, count, NULL, &grid, fn));
       void *args[] = {&p};
       return jet__launch(cu, k, grid, block, 0, args, fn);
     }
@@ -332,7 +340,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     }
     const jet_dim3 block = {JET_RS_UP2_TX, 1, 1};
     jet_dim3 grid;
-    JET__TRY(grid_for(p.sw, p.sh, tile_w, p.rows, count, &grid, fn));
+    JET__TRY(grid_for(p.sw, p.sh, tile_w, p.rows, count, NULL, &grid, fn));
     void *args[] = {&p};
     return jet__launch(cu, k, grid, block, 0, args, fn);
   }
@@ -404,7 +412,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     }
   }
   p.rows = rows;
-  JET__TRY(grid_for(p.dw, p.dh, tile_w, row_mul * rows, count, &grid, fn));
+  JET__TRY(grid_for(p.dw, p.dh, tile_w, row_mul * rows, count, NULL, &grid, fn));
   void *args[] = {&p};
   return jet__launch(cu, k, grid, block_dim, 0, args, fn);
 }
@@ -514,7 +522,7 @@ jet_status jet_remap(jet_stream stream, jet_image src, jet_image dst, const floa
   char name[32];
   snprintf(name, sizeof name, "jet_remap_%s", kind);
   jet_dim3 grid;
-  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_TY * JET_RS_ROWS, 1, &grid, __func__));
+  JET__TRY(grid_for(p.dw, p.dh, JET_RS_TX, JET_RS_TY * JET_RS_ROWS, 1, p.tiles, &grid, __func__));
   jet_kernel k;
   JET__TRY(jet__builtin_kernel(src->h.ctx, &jet__images_resize, name, &k, __func__));
   void *args[] = {&p};
