@@ -236,10 +236,9 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   /* blockIdx.z is 0 in a one-image launch; indexing by it there too keeps
    * the batch entry's register allocation (index 0 spilled 4 bytes on sm_90) */
   const jet__dnn_image &im = a.img[blockIdx.z];
-  /* blocks run along grid x in row-major tile order */
-  const u32 tile_y = div_inv(blockIdx.x, p.tiles_x, p.tiles_inv);
-  const int bx = (int)(blockIdx.x - tile_y * p.tiles_x) * TW;
-  const int by = (int)tile_y * TY;
+  u32 tile_x, tile_y;
+  grid_tile(blockIdx.x, p.tiles_x, p.tiles_inv, tile_x, tile_y);
+  const int bx = (int)tile_x * TW, by = (int)tile_y * TY;
   const int tid = threadIdx.y * TX + threadIdx.x;
   /* -1 marks columns and rows outside the content rectangle (and the image) */
   if (tid < TW + TY) {

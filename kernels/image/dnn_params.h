@@ -39,9 +39,9 @@ typedef struct jet__dnn_shared {
    * centre 128): JET_CC_HALF - cy*yoff - 128*crv, ... + 128*(cgu + cgv),
    * ... - 128*cbu; a channel is clamp8((cy*Y + crv*V + kr) >> 16), ... */
   int kr, kg, kb;
-  /* floor(2^32 / d) for d = the tiles across (0xffffffff for 1), 2 * cw and
-   * 2 * ch: the block's tile and the coordinates without divisions
-   * (resize_coord.cuh: div_inv, lin_coord_inv) */
+  /* the grid's tiles across, and the div_inv reciprocals of tiles_x, 2 * cw
+   * and 2 * ch: the block's tile and the coordinates without divisions
+   * (resize_coord.cuh: grid_tile, lin_coord_inv) */
   unsigned tiles_x, tiles_inv, inv_cw, inv_ch;
 } jet__dnn_shared;
 

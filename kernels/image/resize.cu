@@ -2472,11 +2472,9 @@ __device__ __forceinline__ void remap_px(const jet__remap_params &p, u8 *d, floa
 /* One pixel per thread per row, ROWS rows TY apart; tiles as for resize. */
 template <int C, int F32, bool VEC>
 __device__ __forceinline__ void remap(const jet__remap_params &p) {
-  /* the tile: tiles[0] across, divided by its reciprocal tiles[1]
-   * (resize.c: grid_for) rather than by a division */
-  const u32 ty = div_inv(blockIdx.x, p.tiles[0], p.tiles[1]);
-  const int x = (int)(blockIdx.x - ty * p.tiles[0]) * TX + threadIdx.x;
-  const int by = (int)ty * TH;
+  u32 tile_x, tile_y;
+  grid_tile(blockIdx.x, p.tiles[0], p.tiles[1], tile_x, tile_y);
+  const int x = (int)tile_x * TX + threadIdx.x, by = (int)tile_y * TH;
   if (x >= p.dw) return;
   int y = by + threadIdx.y;
   if (y >= p.dh) return;

@@ -32,10 +32,19 @@ __device__ __forceinline__ void lin_coord(int d, int dn, int sn, bool fit32, int
 
 /* n / d, exactly, for n < 2^32 and d >= 2 with inv = floor(2^32 / d): the
  * estimate umulhi(n, inv) is q or q - 1 (inv > 2^32/d - 1 and n < 2^32), so
- * one correction step gives q; a few instructions instead of a division. */
+ * one correction step gives q; a few instructions instead of a division.
+ * d = 1 takes inv = 2^32 - 1 (the host's jet__div_inv_recip): the estimate
+ * is n - 1 for n >= 1, 0 for n = 0, and the step gives n. */
 __device__ __forceinline__ u32 div_inv(u32 n, u32 d, u32 inv) {
   const u32 q = __umulhi(n, inv);
   return q + (n - q * d >= d ? 1u : 0u);
+}
+
+/* The tile (@col, @row) of block @b of a 1-D grid in row-major tile order,
+ * @tiles tiles across, @inv their div_inv reciprocal. */
+__device__ __forceinline__ void grid_tile(u32 b, u32 tiles, u32 inv, u32 &col, u32 &row) {
+  row = div_inv(b, tiles, inv);
+  col = b - row * tiles;
 }
 
 /* lin_coord of an axis where it fits 32 bits, with inv = floor(2^32 /

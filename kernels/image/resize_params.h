@@ -75,8 +75,8 @@ typedef struct jet__remap_params {
   int map_vec;              /* 1: map pointer and pitch are 8-byte aligned */
   float border_f[4];        /* constant border, float formats */
   int border_u8[4];         /* constant border, 8-bit formats: clamp8(llround(v)) */
-  /* the grid's tiles across and floor(2^32 / tiles[0]) (0xffffffff for
-   * 1): a block's tile without a division (resize.c: grid_for) */
+  /* the grid's tiles across and their div_inv reciprocal: a block's tile
+   * without a division (resize.c: grid_for; resize_coord.cuh: grid_tile) */
   unsigned tiles[2];
 } jet__remap_params;
 

@@ -124,9 +124,9 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   k.s.dh = dl->height;
   content_rect(k.s.sw, k.s.sh, k.s.dw, k.s.dh, p->letterbox, &k.s);
   k.s.tiles_x = (unsigned)tx;
-  k.s.tiles_inv = tx == 1 ? 0xffffffffu : (unsigned)((1ull << 32) / tx);
-  k.s.inv_cw = (unsigned)((1ull << 32) / (2ull * (unsigned)k.s.cw));
-  k.s.inv_ch = (unsigned)((1ull << 32) / (2ull * (unsigned)k.s.ch));
+  k.s.tiles_inv = jet__div_inv_recip(tx);
+  k.s.inv_cw = jet__div_inv_recip(2ull * (unsigned)k.s.cw);
+  k.s.inv_ch = jet__div_inv_recip(2ull * (unsigned)k.s.ch);
   for (int c = 0; c < 3; c++) {
     double sd = p->stddev[c], mean = p->mean[c];
     /* out = S * scale + bias with S the exact Q22 sum of 0..255 values */

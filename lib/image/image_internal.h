@@ -129,6 +129,13 @@ static inline unsigned jet__image_sms(const struct jet_context_s *ctx) {
   return ctx->info.sm_count > 0 ? (unsigned)ctx->info.sm_count : 1u;
 }
 
+/* div_inv's reciprocal of @d >= 1 (kernels/image/resize_coord.cuh):
+ * floor(2^32 / d), and 2^32 - 1 for d = 1, where floor(2^32 / d) does not
+ * fit. Pure. */
+static inline unsigned jet__div_inv_recip(unsigned long long d) {
+  return d == 1 ? 0xffffffffu : (unsigned)((1ull << 32) / d);
+}
+
 /* 1 when @sn = k * @dn with k odd (@sn, @dn >= 1): every destination pixel's
  * centre on the axis (color_coeffs.h's half-pixel rule) is on a source pixel,
  * so bilinear's second tap has weight 0 for every pixel (resize's

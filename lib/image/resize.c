@@ -61,12 +61,11 @@ static unsigned long long gcd_ull(unsigned long long a, unsigned long long b) {
   return a;
 }
 
-/* Blocks along grid x, one per tile of @tile_w x @tile_h pixels; grid z is
- * the pair of a batch. */
-/* The 1-D grid of @count images' tiles of @tile_w x @tile_h over dw x dh,
- * blocks in row-major tile order; @tiles, where not NULL, gets the tiles
- * across and floor(2^32 / tiles) (0xffffffff for 1), from which a kernel
- * finds a block's tile without a division (resize.cu: remap). */
+/* Blocks along grid x, one per tile of @tile_w x @tile_h pixels in
+ * row-major tile order; grid z is the pair of a batch. @tiles, where not
+ * NULL, gets the tiles across and their div_inv reciprocal, from which a
+ * kernel finds its block's tile without a division (resize_coord.cuh:
+ * grid_tile). */
 static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, unsigned tiles[2],
                            jet_dim3 *grid, const char *fn) {
   unsigned long long tx = ((unsigned long long)dw + (unsigned)tile_w - 1) / (unsigned)tile_w;
@@ -77,7 +76,7 @@ static jet_status grid_for(int dw, int dh, int tile_w, int tile_h, int count, un
                       dw, dh, tx * ty);
   if (tiles) {
     tiles[0] = (unsigned)tx;
-    tiles[1] = tx == 1 ? 0xffffffffu : (unsigned)((1ull << 32) / tx);
+    tiles[1] = jet__div_inv_recip(tx);
   }
   grid->x = (unsigned)(tx * ty);
   grid->y = 1;
@@ -143,8 +142,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   p.dw = dl->width;
   p.dh = dl->height;
   p.count = count;
-  p.inv_w = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dw));
-  p.inv_h = (unsigned)((1ull << 32) / (2ull * (unsigned)p.dh));
+  p.inv_w = jet__div_inv_recip(2ull * (unsigned)p.dw);
+  p.inv_h = jet__div_inv_recip(2ull * (unsigned)p.dh);
   p.rows_on_src = rows_on_src;
   /* one path for the whole launch: 4-byte accesses only where every pair allows them */
   p.src_vec = p.dst_vec = 1;
@@ -179,7 +178,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     p.area_wide = p.area_d >= 0xffffffffull / 511;
     p.area32 = !p.area_wide && ((unsigned long long)p.sw + 1) * (unsigned)p.rdw < 0x80000000ull &&
                ((unsigned long long)p.sh + 1) * (unsigned)p.rdh < 0x80000000ull;
-    if (p.area32) p.area_inv = (unsigned)((1ull << 32) / (2 * p.area_d));
+    if (p.area32) p.area_inv = jet__div_inv_recip(2 * p.area_d);
   }
   /* name, and ptx_name where the PTX image has another kernel in its place */
   char name[48], ptx_name[48] = "";
