@@ -9,7 +9,7 @@
  *     checks; tiles at the image's left and right edges then copy the halo
  *     outside the row from the row's loaded elements (index remapping);
  *  2. runs the horizontal pass over every s_in row into s_h;
- *  3. runs the vertical pass from s_h, JET_FILTER_RV_OF rows by 4 elements per
+ *  3. runs the vertical pass from s_h, JET_FILTER_RV rows by 4 elements per
  *     thread, and stores the converted result.
  * Rows are treated as width * channels elements; a tap moves by the channel
  * count, so one code path serves every channel layout.
@@ -88,17 +88,23 @@ template <> __device__ __forceinline__ float jf_border_sample<float>(const jet__
 /* The channel of element ge of a row (ge may be negative). */
 template <int NC> __device__ __forceinline__ int jf_chan(int ge) { return (ge % NC + NC) % NC; }
 
-/* Phase 1 moves 16-byte vectors to shared memory with cp.async.ca where the
+/* Phase 1 moves 16-byte vectors to shared memory with cp.async where the
  * GPU has it (SM 8.0 and newer), through registers elsewhere. On the H100
  * that took 4-20% off the float filters and 1% off the 8-bit ones (box and
- * Gaussian k 3-7, 720p-4K), against ld.global.nc; cp.async.cg (L2 only) was
- * 1% slower for 8-bit samples than .ca. */
-__device__ __forceinline__ void jf_copy16(void *s, const void *g) {
+ * Gaussian k 3-7, 720p-4K), against ld.global.nc. @l2_only (p.l2_only, set
+ * for large images) takes cp.async.cg, which leaves L1 out: on the H200,
+ * from 6 MB of source, 0.95-0.97 of .ca's time at 4K (RGB8, RGBA8,
+ * GRAYF32), 0.98 at 1080p and 1440p; below that, and on the H100 for 8-bit
+ * samples, .ca was 0-3% faster. */
+__device__ __forceinline__ void jf_copy16(void *s, const void *g, bool l2_only) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(s)),
-               "l"(g)
-               : "memory");
+  const unsigned sa = (unsigned)__cvta_generic_to_shared(s);
+  if (l2_only)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sa), "l"(g) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"(sa), "l"(g) : "memory");
 #else
+  (void)l2_only;
   *(uint4 *)s = __ldg((const uint4 *)g);
 #endif
 }
@@ -175,8 +181,14 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
       if (rr0 < per) {
         const char *g = src + (size_t)(y0 - r + rr0) * pitch + (size_t)ge0 * sizeof(T);
         const size_t step = (size_t)per * pitch;
+        /* the choice outside the loop: each loop keeps one copy instruction */
+        if (p.l2_only) {
 #pragma unroll 1
-        for (int rr = rr0; rr < rows; rr += per, g += step) jf_copy16(s_in + rr * SW + v * VE, g);
+          for (int rr = rr0; rr < rows; rr += per, g += step) jf_copy16(s_in + rr * SW + v * VE, g, true);
+        } else {
+#pragma unroll 1
+          for (int rr = rr0; rr < rows; rr += per, g += step) jf_copy16(s_in + rr * SW + v * VE, g, false);
+        }
       }
       jf_copy_wait_all();
       return;
@@ -197,7 +209,7 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
         const int ry = jf_border_index(y0 - r + rr, p.height, p.border_mode);
         T *out = s_in + rr * SW + v * VE;
         if (ry >= 0 && inside)
-          jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T));
+          jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T), p.l2_only);
         else if (ry < 0 || outside) {
           if (constant) *(uint4 *)out = bv;
         } else {
@@ -214,7 +226,7 @@ __device__ __forceinline__ void jf_load_tile(const char *__restrict__ src, size_
       int ge0 = x0 - HP + v * VE;
       T *out = s_in + rr * SW + v * VE;
       if (ry >= 0 && p.vec_in && ge0 >= 0 && ge0 + VE <= rowlen)
-        jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T));
+        jf_copy16(out, src + (size_t)ry * pitch + (size_t)ge0 * sizeof(T), p.l2_only);
       else
         jf_load_elems<T, NC>(out, src, pitch, ry, ge0, rowlen, constant, p);
     }
@@ -657,9 +669,7 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
   __syncthreads();
 
   /* Vertical pass and output. */
-  /* rows per vertical task: float samples of the unrolled kernels take 2
-   * (twice the tasks for the same tile; H100: 3-4% faster), 8-bit ones 4 */
-  const int RV = JET_FILTER_RV_OF(K, ES);
+  const int RV = JET_FILTER_RV;
   const int nslot = TW / 4;
   static_assert(JET_FILTER_THREADS % (TW / 4) == 0, "a thread keeps its slot");
   const float4 *s_h4 = (const float4 *)s_h;

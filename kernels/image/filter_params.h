@@ -20,10 +20,12 @@
 #define JET_KERNELS_IMAGE_FILTER_PARAMS_H
 
 #define JET_FILTER_THREADS 256
-#define JET_FILTER_RV 4            /* output rows per thread in the vertical pass, */
-/* ... of the kernel for k = K (0: runtime k) and element size ES: unrolled
- * float kernels 2 (their tiles are multiples of 4 rows all the same) */
-#define JET_FILTER_RV_OF(K, ES) ((K) != 0 && (ES) == 4 ? 2 : JET_FILTER_RV)
+/* Output rows per thread in the vertical pass, every kernel. (The unrolled
+ * float kernels took 2 on the H100, 3-4% faster there; on the H200, whose
+ * float k 3-7 wait on the L1 and shared-memory pipe (ncu: box k 7 at 4K,
+ * L1 at 92% of its peak), 4 rows took 0.93-0.96 of the time at k 7, 1080p
+ * to 4K, and 0.98-1.00 at k 3 and 5.) */
+#define JET_FILTER_RV 4
 #define JET_FILTER_TILE_H 60       /* most rows per block */
 #define JET_FILTER_SMEM_MAX 49152  /* no opt-in to more dynamic shared memory */
 #define JET_FILTER_FAST_KMAX 7     /* k 3, 5, 7 have unrolled kernels */
@@ -95,6 +97,7 @@ typedef struct jet__filter_params {
   int tile_h;        /* rows per block, a multiple of JET_FILTER_RV */
   int vec_in;        /* source rows 16-byte aligned: vector loads */
   int vec_out;       /* destination rows aligned to 4 (8-bit) or 16 (float) bytes */
+  int l2_only;       /* tile loads that skip L1 (cp.async.cg): large images (filter.c) */
 } jet__filter_params;
 
 #endif /* JET_KERNELS_IMAGE_FILTER_PARAMS_H */
