@@ -669,7 +669,13 @@ __device__ __forceinline__ void jf_filter(const char *__restrict__ src, size_t s
   __syncthreads();
 
   /* Vertical pass and output. */
+#ifdef JET_COMPACT_KERNELS
+  /* float samples of the unrolled kernels: 2 rows in compact builds (4 took
+   * 10 KB more of the compact sm_87 cubin; their tiles are multiples of 4) */
+  const int RV = K != 0 && ES == 4 ? 2 : JET_FILTER_RV;
+#else
   const int RV = JET_FILTER_RV;
+#endif
   const int nslot = TW / 4;
   static_assert(JET_FILTER_THREADS % (TW / 4) == 0, "a thread keeps its slot");
   const float4 *s_h4 = (const float4 *)s_h;
