@@ -20,8 +20,9 @@
 #define JET_KERNELS_IMAGE_FILTER_PARAMS_H
 
 #define JET_FILTER_THREADS 256
-/* Output rows per thread in the vertical pass, every kernel. (The unrolled
- * float kernels took 2 on the H100, 3-4% faster there; on the H200, whose
+/* Output rows per thread in the vertical pass, every kernel but the
+ * unrolled float ones of compact builds, which take 2 (filter.cu). (2 was
+ * every unrolled float kernel's, 3-4% faster on the H100; on the H200, whose
  * float k 3-7 wait on the L1 and shared-memory pipe (ncu: box k 7 at 4K,
  * L1 at 92% of its peak), 4 rows took 0.93-0.96 of the time at k 7, 1080p
  * to 4K, and 0.98-1.00 at k 3 and 5.) */

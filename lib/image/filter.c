@@ -162,8 +162,7 @@ static jet_status run(jet_stream stream, const jet_image *srcs, const jet_image 
   /* tile loads past L1 from 6 MB of source in the launch (filter.cu:
    * jf_copy16; H200: 1080p RGB8, 6.2 MB, 0.98 of the time; 720p RGBA8 and
    * 1440p GRAY8, 3.7 MB, 1.00-1.03) */
-  p.l2_only = (unsigned long long)w * (unsigned long long)nc * (unsigned long long)es *
-                  (unsigned long long)h * (unsigned long long)count >= 6000000ull;
+  p.l2_only = (unsigned long long)elems * (unsigned)es * (unsigned)h * (unsigned)count >= 6000000ull;
   size_t smem = (size_t)JET_FILTER_SMEM(r, nc, es, th, fast && u8);
   if (smem > JET_FILTER_SMEM_MAX)
     return jet__error(JET_STATUS_INTERNAL, fn, "filter tile needs %zu bytes of shared memory", smem);
