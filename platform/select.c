@@ -20,7 +20,7 @@ static const policy_row rows[] = {
       .managed_mode = JET_MANAGED_PREFETCH, .memory_ipc_allowed = 1, .event_ipc_allowed = 1,
       .cubin_match = JET_CUBIN_SAME_MAJOR, .pinned_cpu_reads_cached = 1,
       .egl_sync = JET_EGL_SYNC_HOST_WAIT, .managed_advice = 1, .managed_memory_allowed = 1,
-      .peer_access_allowed = 1, .external_dmabuf = 0},
+      .peer_access_allowed = 1, .external_dmabuf = 0, .fp64_sums = 1},
      &jet__desktop_ops},
     /* Xavier and Orin: I/O coherent one way, so pinned memory is CPU-cached and
      * host registration works; managed memory cannot be touched by the CPU while
@@ -127,6 +127,8 @@ jet_status jet__platform_select(const jet_platform_info *dev, const char *reques
   out->policy.forced = forced;
   jet_policy *p = &out->policy;
   l2_policy(dev, p);
+  /* the row allows FP64 sums; the device decides whether they pay */
+  p->fp64_sums = p->fp64_sums && dev->fp64_ratio >= 1 && dev->fp64_ratio <= 2;
   if (igx) make_igx_dgpu(p);
   if (forced)
     snprintf(p->reason, sizeof p->reason,

@@ -53,8 +53,18 @@
  *
  * Float sums (bilinear, area, remap) carry their rounding error along
  * (compensated products and sums with explicitly rounded intrinsics, which no
- * compiler contracts), so the result is the exactly rounded value of the
- * reference's formula for all practical purposes.
+ * compiler contracts), so the sum is the exactly rounded value of the
+ * reference's formula for all practical purposes; area then divides that
+ * float by its weight total, a second rounding (within 1 ulp of the
+ * reference).
+ *
+ * Float area with small windows and by exactly 2/3 or 3/4 also has FP64
+ * twins (jet_resize_f32c{1,3}_area_{k*,r32,r43}_f64), built only for the
+ * SMs whose FP64 runs at half the FP32 rate (JET_RS_F64_SM) and chosen by
+ * the launcher under jet_policy.fp64_sums: exact products, double sums and
+ * one rounding of the quotient (f64_quot), fewer instructions than the
+ * compensated FP32 sums (H200: 0.80-0.93 of their time where the windows
+ * have 4 taps or more). Tegra's FP64 runs at 1/32 to 1/64 of its FP32.
  */
 #include "color_coeffs.h"
 #include "resize_params.h"
@@ -146,6 +156,16 @@ __device__ __forceinline__ float df_blend(df h0, df h1, float w0, float w1) {
   s.lo = __fmaf_rn(w0, h0.lo, s.lo);
   s.lo = __fmaf_rn(w1, h1.lo, s.lo);
   return __fmul_rn(df_value(s), 1.0f / (float)(1 << (2 * JET_RESIZE_FRAC_BITS)));
+}
+
+/* s / d rounded once to float, for the FP64 area sums: the product with rd =
+ * 1/d (correctly rounded) corrected by its exact remainder, which makes the
+ * correctly rounded double quotient in practice (a float midpoint stays one,
+ * to round to even), without __ddiv_rn's reciprocal and slow-path branch per
+ * pixel. An infinite or NaN s keeps the product (its remainder is NaN). */
+__device__ __forceinline__ float f64_quot(double s, double d, double rd) {
+  const double q = __dmul_rn(s, rd), r = __fma_rn(-q, d, s);
+  return __double2float_rn(isfinite(r) ? __fma_rn(r, rd, q) : q);
 }
 
 /* ------------------------------------------------------------ coordinates */
@@ -804,10 +824,11 @@ __device__ __forceinline__ void area_int(const jet__resize_params &p) {
  * once (zero past the window, indices clamped to the image), and a pixel is
  * KX x KY weighted taps with no window loops. The sums and rounding are the
  * generic path's: area_px32's integers for 8-bit, resize_f32's compensated
- * sums for float. Tiles as resize_u8's. */
-template <int KX, int KY>
+ * sums for float (F64: double sums, the weights tabulated as doubles). Tiles
+ * as resize_u8's. */
+template <int KX, int KY, typename W>
 __device__ __forceinline__ void fill_area_k(const jet__resize_params &p, int bx, int by, int tw, int th,
-                                            int *xs, u32 (*xw)[TX * 4], int *ys, u32 (*yw)[TH]) {
+                                            int *xs, W (*xw)[TX * 4], int *ys, W (*yw)[TH]) {
   constexpr int K = KX > KY ? KX : KY;
   for (int i = threadIdx.y * TX + threadIdx.x; i < tw + th; i += TX * TY) {
     const bool col = i < tw;
@@ -823,21 +844,26 @@ __device__ __forceinline__ void fill_area_k(const jet__resize_params &p, int bx,
     if (col) {
       xs[i] = s0;
 #pragma unroll
-      for (int k = 0; k < KX; k++) xw[k][i] = w[k];
+      for (int k = 0; k < KX; k++) xw[k][i] = (W)w[k];
     } else {
       ys[i - tw] = s0;
 #pragma unroll
-      for (int k = 0; k < KY; k++) yw[k][i - tw] = w[k];
+      for (int k = 0; k < KY; k++) yw[k][i - tw] = (W)w[k];
     }
   }
 }
 
-template <int C, int KX, int KY, bool F32>
+template <bool B, typename T, typename F> struct type_if { typedef T type; };
+template <typename T, typename F> struct type_if<false, T, F> { typedef F type; };
+
+template <int C, int KX, int KY, bool F32, bool F64 = false>
 __device__ __forceinline__ void area_k(const jet__resize_params &p) {
   constexpr int G = F32 || C == 4 ? 1 : 4;
   const jet__resize_image &im = p.img[blockIdx.z];
+  /* the F64 kernels keep their weights as doubles: no conversion per tap */
+  typedef typename type_if<F64, double, u32>::type W;
   __shared__ int xs[TX * 4], ys[TH];
-  __shared__ u32 xw[KX][TX * 4], yw[KY][TH];
+  __shared__ W xw[KX][TX * 4], yw[KY][TH];
   const int rows = p.rows; /* as resize_u8 */
   int bx, by;
   tile_of(p.dw, TX * G, bx, by, TY * rows);
@@ -846,6 +872,7 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
   const int lx = threadIdx.x * G, x = bx + lx;
   if (x >= p.dw) return;
   const int n = min(G, p.dw - x);
+  const double rd = F64 ? __drcp_rn((double)p.area_d) : 0.0;
   /* column taps from the tables at each use: kept in registers they spill */
   auto xi = [&](int g, int k) { return min(xs[lx + g] + k, p.sw - 1) * (F32 ? C : 1); };
   auto wx = [&](int g, int k) { return xw[k][lx + g]; };
@@ -854,7 +881,7 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
     const int ly = threadIdx.y + r * TY, y = by + ly;
     if (y >= p.dh) break;
     const u8 *rw[KY];
-    u32 wy[KY];
+    W wy[KY];
 #pragma unroll
     for (int k = 0; k < KY; k++) {
       rw[k] = im.src + (u64)min(ys[ly] + k, p.sh - 1) * im.src_pitch;
@@ -875,15 +902,34 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
        * with df_prod. */
 #pragma unroll
       for (int c = 0; c < C; c++) {
-        df s;
+        if constexpr (F64) {
+          /* wx * v is exact in double (a 24-bit significand times an
+           * integer under 2^16: p.area32 keeps rd^2 < (sw + 1) * rd < 2^31),
+           * and so is every sum of two of them; the row sums round at 2^-53 */
+          double s;
 #pragma unroll
-        for (int j = 0; j < KY; j++) {
-          df h = df_prod((float)wx(0, 0), v[j][0][c]);
+          for (int j = 0; j < KY; j++) {
+            double h = __dmul_rn(wx(0, 0), (double)v[j][0][c]);
 #pragma unroll
-          for (int i = 1; i < KX; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
-          if (j == 0 || wy[j]) df_add_row(s, j == 0, (float)wy[j], h);
+            for (int i = 1; i < KX; i++)
+              h = __fma_rn(wx(0, i), (double)(wx(0, i) != 0.0 ? v[j][i][c] : 0.0f), h);
+            if (j == 0)
+              s = __dmul_rn(wy[0], h);
+            else if (wy[j] != 0.0)
+              s = __fma_rn(wy[j], h, s);
+          }
+          q[c] = f64_quot(s, (double)p.area_d, rd);
+        } else {
+          df s;
+#pragma unroll
+          for (int j = 0; j < KY; j++) {
+            df h = df_prod((float)wx(0, 0), v[j][0][c]);
+#pragma unroll
+            for (int i = 1; i < KX; i++) df_add_prod(h, (float)wx(0, i), wx(0, i) ? v[j][i][c] : 0.0f);
+            if (j == 0 || wy[j]) df_add_row(s, j == 0, (float)wy[j], h);
+          }
+          q[c] = __fdiv_rn(df_value(s), (float)p.area_d);
         }
-        q[c] = __fdiv_rn(df_value(s), (float)p.area_d);
       }
     } else {
       u32 s[G * C];
@@ -940,6 +986,11 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
     jet_pdl_enter();                                                                               \
     area_k<C, KX, KY, F32>(p);                                                                     \
   }
+#define AREA_K64(C, KX, KY, suffix, kind, MINB)                                                       \
+  extern "C" __global__ void __launch_bounds__(TX * TY, MINB) jet_resize_##kind##_area_##suffix##_f64(jet__resize_params p) { \
+    jet_pdl_enter();                                                                               \
+    area_k<C, KX, KY, true, true>(p);                                                              \
+  }
 /* square windows k2 to k4; k3x2 for 3 source columns and 2 rows: a 2/3
  * factor of a 16:9 frame whose width is not a multiple of 3 (2560x1440 ->
  * 1707x960, 1280x720 -> 853x480: 6 taps, not 9); k4x3 for 4 columns and 3
@@ -966,6 +1017,17 @@ AREA_KS(3, u8c3, false, 3)
 AREA_KS(4, u8c4, false, 4)
 AREA_KS(1, f32c1, true, 4)
 AREA_KS(3, f32c3, true, 3)
+#endif
+#if !defined(JET_COMPACT_KERNELS) && !defined(JET_IMAGE_PTX) && defined(__CUDA_ARCH__) && JET_RS_F64_SM(__CUDA_ARCH__ / 10)
+/* the blocks per SM of AREA_KS's float kernels, but RGBF32 k4 2 (3 spill) */
+#define AREA_KS64(C, kind, MINB43, MINB44)                                           \
+  AREA_K64(C, 2, 2, k2, kind, 4)                                                     \
+  AREA_K64(C, 3, 3, k3, kind, 4)                                                     \
+  AREA_K64(C, 3, 2, k3x2, kind, (C == 1 ? JET_SM_THREADS / (TX * TY) : 4))           \
+  AREA_K64(C, 4, 3, k4x3, kind, MINB43)                                              \
+  AREA_K64(C, 4, 4, k4, kind, MINB44)
+AREA_KS64(1, f32c1, 4, 4)
+AREA_KS64(3, f32c3, 3, 2)
 #endif
 
 /* Bilinear and area by exactly RD/RS on both axes, RS/RD = 3/2 or 4/3
@@ -1038,11 +1100,40 @@ __device__ __forceinline__ void frac_bytes(u8 *dst, int n, F byte) {
 
 /* Destination row J of a unit from its source rows K0.. (w[k - K0], SW
  * words each) into dst; n whole groups (P: all, whole words stored). */
-template <int C, int RS, int RD, int MODE, bool F32, int P, int SW, int J, int K0, int NR>
+template <int C, int RS, int RD, int MODE, bool F32, int P, int SW, int J, int K0, int NR, bool F64 = false>
 __device__ __forceinline__ void frac_row(const u32 (&w)[NR][SW], u8 *dst, int n) {
   constexpr int DW = SW / RS * RD;
   constexpr u32 D = MODE == MODE_AREA ? RS * RS : JET_RESIZE_ONE * JET_RESIZE_ONE;
-  if constexpr (F32) {
+  if constexpr (F64) {
+    /* area_k's FP64 sums (exact products, one rounding of the quotient);
+     * each source word's conversion serves every pixel that reads it */
+    static_assert(F32 && MODE == MODE_AREA, "FP64 sums are for float area");
+    float *q = (float *)dst;
+#pragma unroll
+    for (int o = 0; o < RD * C; o++) {
+      const int d = o / C, c = o % C;
+      double s = 0.0;
+      bool first = true;
+#pragma unroll
+      for (int k = K0; k < K0 + NR; k++) {
+        const int wy = frac_w(MODE, RS, RD, J, k);
+        if (wy == 0) continue;
+        double h = 0.0;
+        bool hfirst = true;
+#pragma unroll
+        for (int i = 0; i < RS; i++) {
+          const int wx = frac_w(MODE, RS, RD, d, i);
+          if (wx == 0) continue;
+          const double v = (double)__uint_as_float(w[k - K0][i * C + c]);
+          h = hfirst ? __dmul_rn((double)wx, v) : __fma_rn((double)wx, v, h);
+          hfirst = false;
+        }
+        s = first ? __dmul_rn((double)wy, h) : __fma_rn((double)wy, h, s);
+        first = false;
+      }
+      q[o] = f64_quot(s, (double)D, 1.0 / D);
+    }
+  } else if constexpr (F32) {
     float *q = (float *)dst;
 #pragma unroll
     for (int o = 0; o < RD * C; o++) {
@@ -1144,15 +1235,15 @@ __device__ __forceinline__ void frac_load(const u8 *src, u64 pitch, int n, u32 n
 }
 
 /* One destination row of a group alone (ROWWISE): its two source rows */
-template <int C, int RS, int RD, int MODE, bool F32, int P, int SW, int J>
+template <int C, int RS, int RD, int MODE, bool F32, int P, int SW, int J, bool F64>
 __device__ __forceinline__ void frac_one(const u8 *src, u64 pitch, int n, u32 nb, bool v16, u8 *dst) {
   constexpr int K0 = frac_k0(MODE, RS, RD, J);
   u32 w[2][SW];
   frac_load<P, SW, 2>(src + (u64)K0 * pitch, pitch, n, nb, v16, w);
-  frac_row<C, RS, RD, MODE, F32, P, SW, J, K0, 2>(w, dst, n);
+  frac_row<C, RS, RD, MODE, F32, P, SW, J, K0, 2, F64>(w, dst, n);
 }
 
-template <int C, int RS, int RD, int MODE, bool F32>
+template <int C, int RS, int RD, int MODE, bool F32, bool F64 = false>
 __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
   constexpr int P = F32 || C == 4 ? 1 : 4, SW = RS * C * P * (F32 ? 4 : 1) / 4, DW = SW / RS * RD;
   /* 3-channel units are 3 * RS words a row: a thread per destination row
@@ -1179,19 +1270,19 @@ __device__ __forceinline__ void resize_frac(const jet__resize_params &p) {
       frac_load<P, SW, 1>(src + (u64)frac_near(RS, RD, j) * sp, sp, n, nb, v16, w);
       frac_pick<C, RS, RD, P, SW>(w[0], dst, n);
     } else if (j == 0)
-      frac_one<C, RS, RD, MODE, F32, P, SW, 0>(src, sp, n, nb, v16, dst);
+      frac_one<C, RS, RD, MODE, F32, P, SW, 0, F64>(src, sp, n, nb, v16, dst);
     else if (j == 1)
-      frac_one<C, RS, RD, MODE, F32, P, SW, 1>(src, sp, n, nb, v16, dst);
+      frac_one<C, RS, RD, MODE, F32, P, SW, 1, F64>(src, sp, n, nb, v16, dst);
     else
-      frac_one<C, RS, RD, MODE, F32, P, SW, RD - 1>(src, sp, n, nb, v16, dst);
+      frac_one<C, RS, RD, MODE, F32, P, SW, RD - 1, F64>(src, sp, n, nb, v16, dst);
   } else {
     const u8 *src = im.src + (u64)r * RS * sp + (u64)u * (SW * 4);
     u8 *dst = im.dst + (u64)r * RD * dp + (u64)u * (DW * 4);
     u32 w[RS][SW];
     frac_load<P, SW, RS>(src, sp, n, nb, v16, w);
-    frac_row<C, RS, RD, MODE, F32, P, SW, 0, 0, RS>(w, dst, n);
-    frac_row<C, RS, RD, MODE, F32, P, SW, 1, 0, RS>(w, dst + dp, n);
-    if constexpr (RD > 2) frac_row<C, RS, RD, MODE, F32, P, SW, 2, 0, RS>(w, dst + 2 * dp, n);
+    frac_row<C, RS, RD, MODE, F32, P, SW, 0, 0, RS, F64>(w, dst, n);
+    frac_row<C, RS, RD, MODE, F32, P, SW, 1, 0, RS, F64>(w, dst + dp, n);
+    if constexpr (RD > 2) frac_row<C, RS, RD, MODE, F32, P, SW, 2, 0, RS, F64>(w, dst + 2 * dp, n);
   }
 }
 
@@ -1219,6 +1310,17 @@ RESIZE_FRAC_NEAREST(1, u8c1)
 RESIZE_FRAC_NEAREST(4, u8c4)
 RESIZE_FRACS(1, f32c1, true)
 RESIZE_FRACS(3, f32c3, true)
+#endif
+#if !defined(JET_COMPACT_KERNELS) && !defined(JET_IMAGE_PTX) && defined(__CUDA_ARCH__) && JET_RS_F64_SM(__CUDA_ARCH__ / 10)
+#define RESIZE_FRAC64(C, RS, RD, kind)                                                              \
+  extern "C" __global__ void __launch_bounds__(TX * TY, 4) jet_resize_##kind##_area_r##RS##RD##_f64(jet__resize_params p) { \
+    jet_pdl_enter();                                                                               \
+    resize_frac<C, RS, RD, MODE_AREA, true, true>(p);                                              \
+  }
+RESIZE_FRAC64(1, 3, 2, f32c1)
+RESIZE_FRAC64(1, 4, 3, f32c1)
+RESIZE_FRAC64(3, 3, 2, f32c3)
+RESIZE_FRAC64(3, 4, 3, f32c3)
 #endif
 
 /* 8-bit enlarging (dw >= sw and dh >= sh), nearest and bilinear, 4-byte

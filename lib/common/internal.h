@@ -230,6 +230,10 @@ jet_status jet__builtin_kernel_or(struct jet_context_s *ctx, const jet_kernel_im
  * jet__builtin_kernel does): JET_KERNEL_PATH_CUBIN, _PTX or _NVRTC. Thread-safe. */
 jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_set *set,
                              jet_kernel_path *path, const char *fn);
+/* As jet__builtin_path, with the SM of the image loaded (jet_module_load_info's
+ * image_sm: the cubin's, the PTX's, or for NVRTC the device's). */
+jet_status jet__builtin_image(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                              jet_kernel_path *path, int *image_sm, const char *fn);
 
 /* How many blocks of min(256, its most threads a block) threads (no dynamic
  * shared memory) of @k, a kernel from jet__builtin_kernel, are resident on

@@ -62,6 +62,7 @@ static jet_status query(int device, jet_platform_info *info, const char *fn) {
       {&info->async_engines, cudaDevAttrAsyncEngineCount},
       {&info->unified_addressing, cudaDevAttrUnifiedAddressing},
       {&info->stream_priorities_supported, cudaDevAttrStreamPrioritiesSupported},
+      {&info->fp64_ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio},
   };
   for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
     JET__TRY(attr(attrs[i].dst, attrs[i].a, device, fn));

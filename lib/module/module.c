@@ -371,12 +371,19 @@ static jet_status builtin_module(struct jet_context_s *ctx, const jet_kernel_ima
   return st;
 }
 
-jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_set *set,
-                             jet_kernel_path *path, const char *fn) {
+jet_status jet__builtin_image(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                              jet_kernel_path *path, int *image_sm, const char *fn) {
   jet_module m = NULL;
   JET__TRY(builtin_module(ctx, set, &m, fn));
   *path = m->info.path;
+  *image_sm = m->info.image_sm;
   return JET_STATUS_OK;
+}
+
+jet_status jet__builtin_path(struct jet_context_s *ctx, const jet_kernel_image_set *set,
+                             jet_kernel_path *path, const char *fn) {
+  int sm;
+  return jet__builtin_image(ctx, set, path, &sm, fn);
 }
 
 jet_status jet__builtin_kernel_or(struct jet_context_s *ctx, const jet_kernel_image_set *set,

@@ -65,6 +65,7 @@ static int report(int device, const char *platform) {
   print_mib("persisting L2 max", i.persisting_l2_max);
   printf("  %-28s %d\n", "async copy engines", i.async_engines);
   printf("  %-28s %s\n", "unified addressing", yn(i.unified_addressing));
+  printf("  %-28s %d\n", "FP32 / FP64 throughput", i.fp64_ratio);
   const unsigned char *u = i.uuid;
   printf("  %-28s GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\n",
          "UUID", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
@@ -88,6 +89,7 @@ static int report(int device, const char *platform) {
          p.pinned_cpu_reads_cached ? "cached (fast)" : "uncached (slow: copy out first)");
   printf("  %-28s %s\n", "EGLSync -> CUDA event",
          p.egl_sync == JET_EGL_SYNC_CUDA_EVENT ? "cudaEventCreateFromEGLSync" : "host wait");
+  printf("  %-28s %s\n", "float image sums", p.fp64_sums ? "FP64" : "compensated FP32");
   jet_context_destroy(ctx);
   return 0;
 }

@@ -71,6 +71,32 @@ TEST(platform_select_from_attributes) {
   return 0;
 }
 
+/* FP64 float sums: the desktop rows allow them, the device's FP32/FP64
+ * ratio decides (2: a data-centre GPU; 0: unknown; 64: GeForce), and a
+ * Tegra policy, detected or forced, never takes them. */
+TEST(platform_fp64_sums_follow_policy_and_ratio) {
+  static const struct {
+    int integrated, major, minor, ratio;
+    const char *request;
+    int fp64_sums;
+  } rows[] = {
+      {0, 9, 0, 2, NULL, 1},     {0, 8, 0, 2, "auto", 1},  {0, 9, 0, 1, NULL, 1},
+      {0, 8, 9, 64, NULL, 0},    {0, 9, 0, 0, NULL, 0},    {0, 12, 0, 64, NULL, 0},
+      {0, 9, 0, 3, NULL, 0},     {0, 9, 0, -2, NULL, 0},   {0, 9, 0, 2, "orin", 0},
+      {0, 9, 0, 2, "thor", 0},   {0, 9, 0, 2, "xavier", 0}, {0, 9, 0, 2, "igx-dgpu", 1},
+      {1, 8, 7, 64, NULL, 0},    {1, 8, 7, 2, NULL, 0},    {1, 8, 7, 2, "desktop", 1},
+  };
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    jet_platform_info dev = jt_fake_device(rows[r].integrated, rows[r].major, rows[r].minor);
+    dev.fp64_ratio = rows[r].ratio;
+    jet__platform p;
+    CHECK_OK(jet__platform_select(&dev, rows[r].request, &p, "test"));
+    CHECK_MSG(p.policy.fp64_sums == rows[r].fp64_sums, "row %zu (%s, ratio %d): fp64_sums %d", r,
+              p.policy.name, rows[r].ratio, p.policy.fp64_sums);
+  }
+  return 0;
+}
+
 TEST(badarg_platform_unknown_name) {
   jet_platform_info dev = jt_fake_device(0, 9, 0);
   jet__platform p;

@@ -89,6 +89,8 @@ typedef struct jet_platform_info {
                                         one is integrated, the device tree says "nvidia,tegra",
                                         or JET_TEGRA_HOST=1); a discrete GPU in such a host
                                         (IGX Orin) gets the "igx-dgpu" policy */
+  int fp64_ratio;                  /**< cudaDevAttrSingleToDoublePrecisionPerfRatio: how many
+                                        times faster FP32 runs than FP64 (2 on H100 and H200) */
 } jet_platform_info;
 
 /**
@@ -198,6 +200,13 @@ typedef struct jet_policy {
                                           (jetrt/peer.h); 0 on Tegra, which has no peer-to-peer */
   int external_dmabuf;               /**< dma-buf descriptors import as external memory
                                           (jetrt/external.h; Jetson Thor and later) */
+  /** jetrt's float image kernels may sum in FP64 where that is faster than
+   *  their compensated FP32 sums (jetrt/resize.h: float area): 1 only under
+   *  the desktop policies on a device whose FP64 runs at half the FP32 rate
+   *  (fp64_ratio 2: data-centre GPUs); 0 under the Tegra policies, so that a
+   *  forced one runs the FP32 kernels a Jetson runs. Results meet the same
+   *  contract either way. */
+  int fp64_sums;
 } jet_policy;
 
 /* ------------------------------------------------------------------ context */

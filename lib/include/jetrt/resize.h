@@ -39,7 +39,10 @@ extern "C" {
  *  - JET_INTERP_AREA: the exact pixel-area average (weights by overlap);
  *    downscaling only (dst no larger than src on both axes). 8-bit: rounded
  *    half up, matching the reference exactly (the reference header allows
- *    1 LSB). Float: within 1e-4 * (1 + |reference|).
+ *    1 LSB). Float: within 1e-4 * (1 + |reference|), in practice within
+ *    1 ulp of it; a GPU whose FP64 runs at half its FP32 rate
+ *    (jet_policy.fp64_sums) sums in FP64 and rounds once, others (Jetson
+ *    included) in compensated FP32, so the two may differ by 1 ulp.
  * Any size to any size; the same size copies (nearest, linear) or averages
  * one pixel (area), i.e. copies too.
  * @stream: the stream to run on; a stream of the images' context.
