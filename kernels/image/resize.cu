@@ -63,8 +63,9 @@
  * SMs whose FP64 runs at half the FP32 rate (JET_RS_F64_SM) and chosen by
  * the launcher under jet_policy.fp64_sums: exact products, double sums and
  * one rounding of the quotient (f64_quot), fewer instructions than the
- * compensated FP32 sums (H200: 0.80-0.93 of their time where the windows
- * have 4 taps or more). Tegra's FP64 runs at 1/32 to 1/64 of its FP32.
+ * compensated FP32 sums (H200: 0.80-0.96 of their time by 2/3, 3/4 and
+ * 1/3; the same by 1/2). Jetson's and GeForce's FP64 is a small fraction of
+ * their FP32, so they keep the FP32 kernels.
  */
 #include "color_coeffs.h"
 #include "resize_params.h"
@@ -904,8 +905,8 @@ __device__ __forceinline__ void area_k(const jet__resize_params &p) {
       for (int c = 0; c < C; c++) {
         if constexpr (F64) {
           /* wx * v is exact in double (a 24-bit significand times an
-           * integer under 2^16: p.area32 keeps rd^2 < (sw + 1) * rd < 2^31),
-           * and so is every sum of two of them; the row sums round at 2^-53 */
+           * integer under 2^16: p.area32 keeps rd^2 < (sw + 1) * rd < 2^31);
+           * each sum rounds at 2^-53 */
           double s;
 #pragma unroll
           for (int j = 0; j < KY; j++) {

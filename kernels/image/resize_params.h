@@ -26,9 +26,10 @@
 
 /* 1 for the SMs (10 * major + minor) whose cubins carry the FP64 float area
  * kernels (jet_resize_f32c{1,3}_area_k*_f64): those whose FP64 runs at half
- * the FP32 rate (P100, V100, A100, H100/H200, B200). Elsewhere FP64 runs at
- * 1/32 to 1/64 of FP32 and the kernels would be dead weight (Orin's sm_87
- * cubin carries none). lib/image/resize.c asks the same of the image it loaded. */
+ * the FP32 rate (P100, V100, A100, H100/H200, B200). Elsewhere (Jetson,
+ * GeForce) FP64 is a small fraction of FP32 and the kernels would be dead
+ * weight (Orin's sm_87 cubin carries none). lib/image/resize.c asks the same
+ * of the image it loaded. */
 #define JET_RS_F64_SM(sm) ((sm) == 60 || (sm) == 70 || (sm) == 80 || (sm) == 90 || (sm) == 100)
 
 /* Most image pairs of one resize launch (JET_IMAGE_BATCH_MAX). */
