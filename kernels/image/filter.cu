@@ -104,7 +104,6 @@ __device__ __forceinline__ void jf_copy16(void *s, const void *g, bool l2_only) 
   else
     asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"(sa), "l"(g) : "memory");
 #else
-  (void)l2_only;
   *(uint4 *)s = __ldg((const uint4 *)g);
 #endif
 }

@@ -102,25 +102,6 @@ _Static_assert(JET_RS_BATCH == JET_IMAGE_BATCH_MAX, "resize_params.h's batch siz
 
 /* The launch shared by jet_resize and jet_resize_batch; the pairs passed
  * their checks. */
-/* Float area kernels (area_k and resize_frac's area) sum in FP64 where the
- * policy allows it (fp64_sums: a desktop GPU with FP64 at half the FP32
- * rate) and the loaded image carries their _f64 twins (cubins of the
- * JET_RS_F64_SM list and NVRTC; not the PTX image): appends "_f64" to @name
- * then. H200 A/B, GRAYF32: by 2/3 of 2560x1440 (k3x2) 0.80 of the time, of
- * 3840x2160 (r32) 0.84; by 3/4 (r43) 0.88-0.91; by 1/3 (k3, k4x3)
- * 0.91-0.99; by 1/2 (k2) 0.99-1.01. */
-static jet_status f64_kernel(struct jet_context_s *ctx, char *name, size_t cap, const char *fn) {
-  if (!ctx->platform.policy.fp64_sums) return JET_STATUS_OK;
-  jet_kernel_path path;
-  int image_sm = 0;
-  JET__TRY(jet__builtin_image(ctx, &jet__images_resize, &path, &image_sm, fn));
-  if (path != JET_KERNEL_PATH_PTX && JET_RS_F64_SM(image_sm)) {
-    size_t n = strlen(name);
-    snprintf(name + n, cap - n, "_f64");
-  }
-  return JET_STATUS_OK;
-}
-
 static jet_status resize(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
                          jet_interp interp, const char *fn) {
   static const char *const mode_names[] = {"nearest", "linear", "area"};
@@ -212,12 +193,21 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   const int rs = frac_factor(&p), frac_rowwise = channels == 3 || interp == JET_INTERP_NEAREST;
   const int frac = !JET_COMPACT_KERNELS && rs && p.src_vec && p.dst_vec &&
                    (interp != JET_INTERP_NEAREST || (!is_float && channels != 3));
+  /* Float area kernels (area_k and resize_frac's area) sum in FP64 where the
+   * policy allows it (fp64_sums: a desktop GPU with FP64 at half the FP32
+   * rate) and the loaded image carries their _f64 twins (cubins of the
+   * JET_RS_F64_SM list and NVRTC; not the PTX image). H200 A/B, GRAYF32: by
+   * 2/3 of 2560x1440 (k3x2) 0.80 of the time, of 3840x2160 (r32) 0.84; by
+   * 3/4 (r43) 0.88-0.91; by 1/3 (k3, k4x3) 0.91-0.99; by 1/2 (k2) 0.99-1.01. */
+  const int f64_allowed = is_float && interp == JET_INTERP_AREA && src[0]->h.ctx->platform.policy.fp64_sums;
   jet_kernel_path path = JET_KERNEL_PATH_CUBIN;
-  if (frac) JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
+  int image_sm = 0;
+  if (frac || f64_allowed)
+    JET__TRY(jet__builtin_image(src[0]->h.ctx, &jet__images_resize, &path, &image_sm, fn));
+  const char *f64 = f64_allowed && path != JET_KERNEL_PATH_PTX && JET_RS_F64_SM(image_sm) ? "_f64" : "";
   /* the PTX image leaves these kernels out (resize.cu) */
   if (frac && path != JET_KERNEL_PATH_PTX) {
-    snprintf(name, sizeof name, "jet_resize_%s_%s_r%d%d", kind, mode_names[interp], rs, rs - 1);
-    if (is_float && interp == JET_INTERP_AREA) JET__TRY(f64_kernel(src[0]->h.ctx, name, sizeof name, fn));
+    snprintf(name, sizeof name, "jet_resize_%s_%s_r%d%d%s", kind, mode_names[interp], rs, rs - 1, f64);
     p.src_vec16 = all_aligned(src, dst, count, 16, 1);
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
@@ -275,12 +265,11 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     if ((kx == 3 && ky == 2) || (kx == 4 && ky == 3)) {
       /* 3 source columns and 2 rows, or 4 and 3: kernels the PTX image
        * leaves out (resize.cu: AREA_KS) */
-      snprintf(name, sizeof name, "jet_resize_%s_area_k%dx%d", kind, (int)kx, (int)ky);
+      snprintf(name, sizeof name, "jet_resize_%s_area_k%dx%d%s", kind, (int)kx, (int)ky, f64);
       snprintf(ptx_name, sizeof ptx_name, "jet_resize_%s_area_k%d", kind, (int)kx);
     } else if (kk <= 4) {
-      snprintf(name, sizeof name, "jet_resize_%s_area_k%d", kind, (int)kk);
+      snprintf(name, sizeof name, "jet_resize_%s_area_k%d%s", kind, (int)kk, f64);
     }
-    if (is_float && kk <= 4) JET__TRY(f64_kernel(src[0]->h.ctx, name, sizeof name, fn));
   }
   /* GRAYF32 bilinear or area by exactly 1/2 on both axes, 16-byte aligned
    * source rows and 8-byte aligned destination rows: both the mean of a 2 x 2
