@@ -123,7 +123,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
    * is p, the pixel that nearest takes (color_coeffs.h), so nearest's
    * kernels give the same bytes with one load a pixel instead of four (H100,
    * 1/3: RGB8 at 4K 10.8 -> 8.9 us). Float bilinear stays: its zero-weight
-   * taps still turn -0 into +0 and carry infinities and NaN. */
+   * columns still carry infinities and NaN (it reads only the centre rows:
+   * p.rows_on_src, resize.cu's resize_f32_linear). */
   const int rows_on_src = jet__centres_on_source(sl->height, dl->height);
   if (interp == JET_INTERP_LINEAR && !is_float && rows_on_src &&
       jet__centres_on_source(sl->width, dl->width))
@@ -198,7 +199,9 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
    * rate) and the loaded image carries their _f64 twins (cubins of the
    * JET_RS_F64_SM list and NVRTC; not the PTX image). H200 A/B, GRAYF32: by
    * 2/3 of 2560x1440 (k3x2) 0.80 of the time, of 3840x2160 (r32) 0.84; by
-   * 3/4 (r43) 0.88-0.91; by 1/3 (k3, k4x3) 0.91-0.99; by 1/2 (k2) 0.99-1.01. */
+   * 3/4 (r43) 0.88-0.91; by 1/3 (k3, k4x3) 0.91-0.99; by 1/2 (k2) 0.99-1.01.
+   * (The general float bilinear kernel in FP64: 0.99 of the time by 2/3 of
+   * 1280x720 and 2560x1440, not kept.) */
   const int f64_allowed = is_float && interp == JET_INTERP_AREA && src[0]->h.ctx->platform.policy.fp64_sums;
   jet_kernel_path path = JET_KERNEL_PATH_CUBIN;
   int image_sm = 0;

@@ -35,7 +35,11 @@ extern "C" {
  *  - JET_INTERP_LINEAR: bilinear with 11-bit fixed-point fractions, edges
  *    clamped. 8-bit: one rounding (half up) of the exact Q22 sum, matching
  *    the reference exactly. Float: the same fractions, the result within
- *    1e-5 * (1 + |reference|) (in practice the correctly rounded value).
+ *    1e-5 * (1 + |reference|) (in practice the correctly rounded value). A
+ *    tap whose weight is 0 may go unread: where the height is divided by an
+ *    odd integer (1/3, 1/5, ...) and the width is not enlarged, only the
+ *    source rows under destination centres are read, so an infinity or NaN
+ *    in the rows between does not reach the result; elsewhere it may.
  *  - JET_INTERP_AREA: the exact pixel-area average (weights by overlap);
  *    downscaling only (dst no larger than src on both axes). 8-bit: rounded
  *    half up, matching the reference exactly (the reference header allows
