@@ -2276,7 +2276,7 @@ __device__ __forceinline__ void resize_f32_linear(const jet__resize_params &p, c
     for (int k = 0; k < 2; k++) {
       if (k == 1 && rows == 1) break; /* uniform: no second row to load */
       const int y0 = ys[ly[k]];
-      const u8 *r0 = col0 + (u64)(u32)y0 * sp, *r1 = r0 + (below && y0 < p.sh - 1 ? sp : 0);
+      const u8 *r0 = col0 + (u64)(u32)y0 * sp, *r1 = r0 + (y1_of(p, y0) > y0 ? sp : 0);
       ldf<C>(r0, 0, t[k][0]);
       ldf<C>(r0 + dxb, 0, t[k][1]);
       ldf<C>(r1, 0, t[k][2]);

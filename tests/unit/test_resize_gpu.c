@@ -73,14 +73,27 @@ static size_t float_far(const ref_image *got, const ref_image *exp, size_t *tota
   return far;
 }
 
-static int resize_case(jet_context ctx, jet_stream st, jet_format f, const int *pr,
-                       jet_interp interp, int which) {
+/* One resize of a fresh random image against the reference. @between > 1
+ * (float bilinear, the height divided by @between, an odd integer): after
+ * the reference is taken, the source rows between those under destination
+ * centres (weight 0, never read) are filled with NaN and infinities, so any
+ * read of them shows. */
+static int resize_case_on(jet_context ctx, jet_stream st, jet_format f, const int *pr,
+                          jet_interp interp, int which, int between) {
   int sw = pr[0], sh = pr[1], dw = pr[2], dh = pr[3];
+  const int bad_up = interp == JET_INTERP_AREA && (dw > sw || dh > sh);
   ref_image src, exp, got;
   CHECK(ref_image_alloc(&src, f, sw, sh, jt_rand() % 40) == 0);
   CHECK(ref_image_alloc(&exp, f, dw, dh, 0) == 0);
   CHECK(ref_image_alloc(&got, f, dw, dh, jt_rand() % 9) == 0);
   ref_image_randomize(&src, jt_rand);
+  CHECK(ref_resize(&src, &exp, interp) == (bad_up ? -1 : 0));
+  static const float nonfinite[] = {NAN, INFINITY, -INFINITY};
+  for (int y = 0; between > 1 && y < sh; y++) {
+    if (y % between == between / 2) continue; /* a centre row: (2d + 1) * between / 2 */
+    float *row = (float *)(src.data[0] + src.pitch[0] * (size_t)y);
+    for (size_t e = 0; e < src.row_bytes[0] / sizeof(float); e++) row[e] = nonfinite[jt_rand() % 3];
+  }
   long se, de;
   size_t ss, ds;
   /* which 4: an aligned source (layout 1) into a shifted destination (2) */
@@ -90,14 +103,12 @@ static int resize_case(jet_context ctx, jet_stream st, jet_format f, const int *
   CHECK(jtr_make(ctx, &src, se, ss, 1, &s) == 0);
   CHECK(jtr_make(ctx, &exp, de, ds, 0, &d) == 0);
   CHECK(jtr_poison(&d) == 0);
-  if (interp == JET_INTERP_AREA && (dw > sw || dh > sh)) {
+  if (bad_up) {
     CHECK_ST(jet_resize(st, s.img, d.img, interp), JET_STATUS_INVALID_ARGUMENT);
     CHECK(strstr(jet_last_error()->message, "downscale") != NULL);
-    CHECK(ref_resize(&src, &exp, interp) == -1);
   } else {
     CHECK_OK(jet_resize(st, s.img, d.img, interp));
     CHECK_OK(jet_stream_synchronize(st));
-    CHECK(ref_resize(&src, &exp, interp) == 0);
     CHECK(jtr_fetch(&d, &got) == 0);
     double tol = is_float_format(f) ? (interp == JET_INTERP_AREA ? 1e-4 : 1e-5) : 0;
     char why[256];
@@ -120,6 +131,11 @@ static int resize_case(jet_context ctx, jet_stream st, jet_format f, const int *
   ref_image_free(&exp);
   ref_image_free(&got);
   return 0;
+}
+
+static int resize_case(jet_context ctx, jet_stream st, jet_format f, const int *pr,
+                       jet_interp interp, int which) {
+  return resize_case_on(ctx, st, f, pr, interp, which, 1);
 }
 
 /* Every pair and interpolation; small pairs in every layout, large ones in
@@ -303,9 +319,8 @@ static int interp_sweep(const int (*cases)[4], size_t n, jet_interp from,
 /* Float bilinear where the height is divided by an odd integer (1/3, 1/5,
  * the same height) and the width is not enlarged: every destination row's
  * centre lies on a source row's, and the rows between (weight 0) are not
- * read. They are filled with NaN and infinities here, so any read of them
- * shows as a NaN or infinity; the expected image is the reference's over the
- * clean random source. Both float formats, odd and exact widths, layouts 0-2. */
+ * read (resize_case_on fills them with NaN and infinities). Both float
+ * formats, odd and exact widths, layouts 0-2. */
 TEST(gpu_resize_float_rows_on_source) {
   REQUIRE_GPU();
   static const int cases[][4] = {
@@ -317,41 +332,9 @@ TEST(gpu_resize_float_rows_on_source) {
   jet_stream st;
   CHECK_OK(jet_stream_create(ctx, NULL, &st));
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    for (size_t fi = 0; fi < 2; fi++)
-      for (int which = 0; which < 3; which++) {
-        const int sw = cases[i][0], sh = cases[i][1], dw = cases[i][2], dh = cases[i][3], k = sh / dh;
-        ref_image src, exp, got;
-        CHECK(ref_image_alloc(&src, fs[fi], sw, sh, jt_rand() % 40) == 0);
-        CHECK(ref_image_alloc(&exp, fs[fi], dw, dh, 0) == 0);
-        CHECK(ref_image_alloc(&got, fs[fi], dw, dh, 0) == 0);
-        ref_image_randomize(&src, jt_rand);
-        CHECK(ref_resize(&src, &exp, JET_INTERP_LINEAR) == 0);
-        static const float bad[] = {NAN, INFINITY, -INFINITY};
-        for (int y = 0; y < sh; y++) {
-          if (y % k == k / 2) continue; /* a centre row: (2d + 1) * k / 2 */
-          float *row = (float *)(src.data[0] + src.pitch[0] * (size_t)y);
-          for (size_t e = 0; e < src.row_bytes[0] / sizeof(float); e++) row[e] = bad[jt_rand() % 3];
-        }
-        long se, de;
-        size_t ss, ds;
-        layout(which, fs[fi], &se, &ss, 0);
-        layout(which, fs[fi], &de, &ds, 1);
-        jtr_image s, d;
-        CHECK(jtr_make(ctx, &src, se, ss, 1, &s) == 0);
-        CHECK(jtr_make(ctx, &exp, de, ds, 0, &d) == 0);
-        CHECK(jtr_poison(&d) == 0);
-        CHECK_OK(jet_resize(st, s.img, d.img, JET_INTERP_LINEAR));
-        CHECK_OK(jet_stream_synchronize(st));
-        CHECK(jtr_fetch(&d, &got) == 0);
-        char why[256];
-        CHECK_MSG(!ref_image_compare(&got, &exp, 1e-5, why, sizeof why), "%s %dx%d -> %dx%d layout %d: %s",
-                  jet_format_name(fs[fi]), sw, sh, dw, dh, which, why);
-        jtr_free(&s);
-        jtr_free(&d);
-        ref_image_free(&src);
-        ref_image_free(&exp);
-        ref_image_free(&got);
-      }
+    for (size_t f = 0; f < 2; f++)
+      for (int which = 0; which < 3; which++)
+        CHECK(resize_case_on(ctx, st, fs[f], cases[i], JET_INTERP_LINEAR, which, cases[i][1] / cases[i][3]) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
