@@ -344,11 +344,11 @@ __device__ __forceinline__ void tile_of(int dw, int tw, int &bx, int &by, int th
   by = (int)(blockIdx.x / (unsigned)tiles_x) * th;
 }
 
-/* 8-bit bilinear's lower tap row: y0 + 1 (clamped), or y0 itself where
- * every row's weight ay is 0 (p.rows_on_src: odd factors such as 1/3): the
- * taps then repeat row y0's loads, which L1 serves, instead of reading a row
- * from DRAM that the sum multiplies by 0 (same integers). A launch-wide test,
- * so the loads wait on no row weight. */
+/* Bilinear's lower tap row: y0 + 1 (clamped), or y0 itself where every
+ * row's weight ay is 0 (p.rows_on_src: odd factors such as 1/3): the taps
+ * then repeat row y0's loads, which L1 serves, instead of reading a row from
+ * DRAM that the sum multiplies by 0 (same integers; the float kernel counts
+ * those taps as 0). A launch-wide test, so the loads wait on no row weight. */
 __device__ __forceinline__ int y1_of(const jet__resize_params &p, int y0) {
   return p.rows_on_src ? y0 : min(y0 + 1, p.sh - 1);
 }
