@@ -2264,7 +2264,6 @@ __device__ __forceinline__ void resize_f32_linear(const jet__resize_params &p, c
   const u8 *const col0 = im.src + (u64)xs[lx] * (4u * C);
   const u32 dxb = xs[lx] < p.sw - 1 ? 4u * C : 0u;
   const float ax = (float)xa[lx], bx1 = ONE - ax;
-  const bool below = !p.rows_on_src; /* uniform */
   const u64 sp = im.src_pitch, dp = im.dst_pitch;
   u8 *q = im.dst + (u64)(by + (int)threadIdx.y) * dp + (u64)x * (4u * C);
 #pragma unroll 1
@@ -2282,7 +2281,7 @@ __device__ __forceinline__ void resize_f32_linear(const jet__resize_params &p, c
       ldf<C>(r1, 0, t[k][2]);
       ldf<C>(r1 + dxb, 0, t[k][3]);
     }
-    if (!below) /* row y0 again (L1), its taps as 0 */
+    if (p.rows_on_src) /* uniform: row y0 again (L1), its taps as 0 */
 #pragma unroll
       for (int k = 0; k < 2; k++)
 #pragma unroll
