@@ -44,6 +44,11 @@
  * GRAYF32 bilinear and area by exactly 1/2 from aligned rows take the mean
  * of each 2 x 2 block, 2 pixels a thread (jet_resize_f32c1_half).
  *
+ * Nearest by exactly 2 on both axes from aligned rows (8-bit, and GRAYF32
+ * as 4-byte pixels) doubles each source row into two destination rows with
+ * byte permutations, no coordinates (jet_resize_u8c{1,3,4}_up2_nearest, see
+ * resize_up2_nearest).
+ *
  * Bilinear and area by exactly 2/3 or 3/4 on both axes from aligned rows
  * take fixed weights per group of 3 or 4 source pixels, whole words, no
  * tables (jet_resize_{u8,f32}c*_{linear,area}_r{32,43}, see resize_frac).
@@ -1802,6 +1807,104 @@ __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
 #ifndef JET_COMPACT_KERNELS
 RS_UP2_ENTRY(jet_resize_u8c1_up2_linear, resize_up2<1>)
 RS_UP2_ENTRY(jet_resize_u8c3_up2_linear, resize_up2<3>)
+#endif
+
+/* Nearest by exactly 2 on both axes (dw = 2 sw, dh = 2 sh): destination
+ * (x, y) is source (x >> 1, y >> 1) (nearest_index: (2d + 1) / 4 rounds
+ * down to d >> 1), so each source row becomes two destination rows of its
+ * pixels doubled: a copy with no coordinates. A thread writes one unit of
+ * each of its rows' destination bytes, the same unit to both rows, so that
+ * a warp's stores are one contiguous stretch: GRAY8 and 4-byte pixels (RGBA8,
+ * GRAYF32) 16 bytes from one 8-byte load; RGB8 8 bytes (units in phases of
+ * 3, 24 bytes from the 3 words of 4 pixels). Byte permutations double the
+ * pixels. p.rows (1..JET_RS_UP2N_ROWS) source rows TY apart a thread, all
+ * loaded before any store; a unit that reaches the row's end moves bytes.
+ * Rows: source 8-byte (4-byte for RGB8) aligned, destination 16-byte
+ * (8-byte) aligned (the launcher's test). Tiles of TX units by TY * p.rows
+ * source rows. */
+template <int C>
+__device__ __forceinline__ int up2n_units(int sw) {
+  return C == 3 ? (int)(((unsigned)sw * 3u + 3u) / 4u) : C == 1 ? (sw + 7) / 8 : (sw + 1) / 2;
+}
+
+template <int C>
+__device__ __forceinline__ void resize_up2_nearest(const jet__resize_params &p) {
+  constexpr int OB = C == 3 ? 8 : 16, IW = C == 3 ? 3 : 2, R = JET_RS_UP2N_ROWS;
+  const jet__resize_image &im = p.img[blockIdx.z];
+  const u64 sp = im.src_pitch, dp = im.dst_pitch;
+  const int rows = p.rows; /* uniform */
+  int bx, by;
+  tile_of(up2n_units<C>(p.sw), TX, bx, by, TY * rows);
+  const int u = bx + (int)threadIdx.x;
+  by += (int)threadIdx.y;
+  const u32 ob = (u32)u * OB, rb = 2u * C * (u32)p.sw; /* destination bytes: the unit's first, a row's */
+  if (ob >= rb || by >= p.sh) return;
+  u8 *q = im.dst + ob;
+  /* RGB8: the unit's phase in its 4-pixel group, whose words it loads */
+  const u32 ph = C == 3 ? (u32)u % 3u : 0u, g = C == 3 ? (u32)u / 3u : 0u;
+  const u8 *s = im.src + (C == 3 ? 12u * g : (u32)OB / 2u * (u32)u);
+  const bool whole = C == 3 ? 4u * g + 4u <= (u32)p.sw : ob + OB <= rb;
+  if (!whole) {
+    for (int k = 0; k < rows; k++) {
+      const int y = by + k * TY;
+      if (y >= p.sh) break;
+      const u8 *sr = im.src + (u64)y * sp;
+      u8 *q0 = q + (u64)(2 * y) * dp;
+      for (u32 o = 0; o < OB && ob + o < rb; o++) {
+        const u32 d = ob + o; /* source byte C * (d / 2C) + d % C */
+        q0[o] = q0[dp + o] = sr[C * (d / (2 * C)) + d % C];
+      }
+    }
+    return;
+  }
+  u32 v[R][IW];
+#pragma unroll
+  for (int k = 0; k < R; k++) {
+    if (k >= rows) break;
+    const u8 *sr = s + (u64)min(by + k * TY, p.sh - 1) * sp;
+    if (C == 3) {
+#pragma unroll
+      for (int i = 0; i < IW; i++) v[k][i] = __ldg((const u32 *)sr + i);
+    } else {
+      const uint2 w = __ldg((const uint2 *)sr);
+      v[k][0] = w.x;
+      v[k][1] = w.y;
+    }
+  }
+  /* RGB8: pixels a0a1a2 a3b0b1 b2b3c0 c1c2c3 of words a, b, c, each twice,
+   * are 6 words, phase ph's two of them from (a, b) or (b, c) */
+  const u32 slo = C == 3 ? (ph == 0 ? 0x0210u : ph == 1 ? 0x5435u : 0x6543u) : 0u;
+  const u32 shi = C == 3 ? (ph == 0 ? 0x4321u : ph == 1 ? 0x2432u : 0x7657u) : 0u;
+#pragma unroll
+  for (int k = 0; k < R; k++) {
+    const int y = by + k * TY;
+    if (k >= rows || y >= p.sh) break;
+    u8 *q0 = q + (u64)(2 * y) * dp;
+    const u32 *w = v[k];
+    if (C == 3) {
+      const u32 a = w[0], b = w[1], c = w[2 % IW];
+      const uint2 o = make_uint2(__byte_perm(ph < 2 ? a : b, ph < 2 ? b : c, slo),
+                                 __byte_perm(ph < 1 ? a : b, ph < 1 ? b : c, shi));
+      *(uint2 *)q0 = o;
+      *(uint2 *)(q0 + dp) = o;
+    } else {
+      const uint4 o = C == 1 ? make_uint4(__byte_perm(w[0], 0, 0x1100), __byte_perm(w[0], 0, 0x3322),
+                                          __byte_perm(w[1], 0, 0x1100), __byte_perm(w[1], 0, 0x3322))
+                             : make_uint4(w[0], w[0], w[1], w[1]);
+      *(uint4 *)q0 = o;
+      *(uint4 *)(q0 + dp) = o;
+    }
+  }
+}
+#define RS_UP2N(C)                                                                                \
+  extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c##C##_up2_nearest(jet__resize_params p) { \
+    jet_pdl_enter();                                                                              \
+    resize_up2_nearest<C>(p);                                                                     \
+  }
+#ifndef JET_COMPACT_KERNELS
+RS_UP2N(1)
+RS_UP2N(3)
+RS_UP2N(4)
 #endif
 
 /* Float bilinear enlarging (jet_resize_f32c{1,3}_up_linear): the walk of

@@ -23,6 +23,9 @@
  * side by side, 4 source pixels each; a block walks p.rows (2..JET_RS_ROWS_UP)
  * source rows. */
 #define JET_RS_UP2_TX 128
+/* Most source rows per thread of the nearest x2 kernels
+ * (jet_resize_u8c{1,3,4}_up2_nearest), JET_RS_TY apart. */
+#define JET_RS_UP2N_ROWS 4
 
 /* 1 for the SMs (10 * major + minor) whose cubins carry the FP64 float area
  * kernels (jet_resize_f32c{1,3}_area_k*_f64): those whose FP64 runs at half

@@ -260,6 +260,10 @@ TEST(gpu_resize_enlarge_paths) {
       /* factor 2 on both axes (GRAY8 and RGB8 bilinear: the x2 kernels from
        * aligned rows), with partial last source words and odd sizes */
       {1, 1, 2, 2}, {2, 1, 4, 2}, {13, 5, 26, 10}, {7, 9, 14, 18}, {1023, 3, 2046, 6},
+      /* (nearest: the x2 kernels from aligned rows, units of 8 GRAY8 pixels,
+       * 2 4-byte pixels, 8 bytes of RGB8 destination in phases of 3; rows
+       * ending in a partial unit or group, a second tile of blocks) */
+      {4, 2, 8, 4}, {6, 1, 12, 2}, {11, 4, 22, 8}, {257, 9, 514, 18}, {961, 541, 1922, 1082},
       /* factor 3/2 on both axes (bilinear GRAYF32 into 16-byte aligned
        * rows, GRAY8 and RGB8 between 4-byte aligned ones: the x3/2 walks,
        * whose inner threads load whole words and edge threads bytes): 4
