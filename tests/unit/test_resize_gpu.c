@@ -271,6 +271,10 @@ TEST(gpu_resize_enlarge_paths) {
        * the last thread's 1 to 3 where dw % 4 != 0, pairs of source rows,
        * tiles of 512 columns (513: a second tile of one) */
       {2, 2, 3, 3}, {6, 4, 9, 6}, {8, 2, 12, 3}, {4, 10, 6, 15}, {342, 4, 513, 6},
+      /* (nearest: the x3/2 kernels, 8-byte destination units whose bytes
+       * come from two source words, the last unit partial or reaching past
+       * the row's last word) */
+      {10, 6, 15, 9}, {22, 2, 33, 3}, {18, 4, 27, 6},
       {514, 6, 771, 9}, {1282, 722, 1923, 1083}, {2560, 1440, 3840, 2160},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
