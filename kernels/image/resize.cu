@@ -1961,24 +1961,19 @@ __device__ __forceinline__ void resize_up32_nearest(const jet__resize_params &p)
     if (h) *(uint2 *)(q + 2 * dp) = o;
   }
 }
-#define RS_UP32N(C)                                                                               \
-  extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c##C##_up32_nearest(jet__resize_params p) { \
-    jet_pdl_enter();                                                                              \
-    resize_up32_nearest<C>(p);                                                                    \
+/* An entry of the nearest x2 and x3/2 copies, blocks of TX x TY threads:
+ * @name runs @walk (resize_up2_nearest<C>, resize_up32_nearest<C>). */
+#define RS_NEAR_ENTRY(name, walk)                                                      \
+  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { \
+    jet_pdl_enter();                                                                  \
+    walk(p);                                                                          \
   }
 #ifndef JET_COMPACT_KERNELS
-RS_UP32N(1)
-RS_UP32N(3)
-#endif
-#define RS_UP2N(C)                                                                                \
-  extern "C" __global__ void __launch_bounds__(TX * TY) jet_resize_u8c##C##_up2_nearest(jet__resize_params p) { \
-    jet_pdl_enter();                                                                              \
-    resize_up2_nearest<C>(p);                                                                     \
-  }
-#ifndef JET_COMPACT_KERNELS
-RS_UP2N(1)
-RS_UP2N(3)
-RS_UP2N(4)
+RS_NEAR_ENTRY(jet_resize_u8c1_up2_nearest, resize_up2_nearest<1>)
+RS_NEAR_ENTRY(jet_resize_u8c3_up2_nearest, resize_up2_nearest<3>)
+RS_NEAR_ENTRY(jet_resize_u8c4_up2_nearest, resize_up2_nearest<4>)
+RS_NEAR_ENTRY(jet_resize_u8c1_up32_nearest, resize_up32_nearest<1>)
+RS_NEAR_ENTRY(jet_resize_u8c3_up32_nearest, resize_up32_nearest<3>)
 #endif
 
 /* Float bilinear enlarging (jet_resize_f32c{1,3}_up_linear): the walk of
