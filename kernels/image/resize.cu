@@ -47,8 +47,8 @@
  * Nearest by exactly 2 on both axes from aligned rows (8-bit, and GRAYF32
  * as 4-byte pixels) doubles each source row into two destination rows with
  * byte permutations, no coordinates (jet_resize_u8c{1,3,4}_up2_nearest, see
- * resize_up2_nearest); GRAY8 and RGB8 by exactly 3/2 repeat pixels and rows
- * in the pattern 0, 1, 1 (jet_resize_u8c{1,3}_up32_nearest).
+ * resize_up2_nearest); by exactly 3/2 they repeat pixels and rows in the
+ * pattern 0, 1, 1 (jet_resize_u8c{1,3,4}_up32_nearest).
  *
  * Bilinear and area by exactly 2/3 or 3/4 on both axes from aligned rows
  * take fixed weights per group of 3 or 4 source pixels, whole words, no
@@ -1897,29 +1897,58 @@ __device__ __forceinline__ void resize_up2_nearest(const jet__resize_params &p) 
     }
   }
 }
-/* GRAY8 and RGB8 nearest by exactly 3/2 on both axes (2 dw = 3 sw, 2 dh =
- * 3 sh): destination d is source (2d + 1) / 3 (nearest_index), so
- * destination rows 3k, 3k + 1 and 3k + 2 are source rows 2k, 2k + 1 and
- * 2k + 1, and a row's pixels repeat in the pattern 0, 1, 1. A thread writes
- * one 8-byte unit of destination bytes (a warp's stores one contiguous
- * stretch) to the three rows of one source row pair; each of its two words
- * is one byte permutation of the two source words that hold its bytes (they
- * span at most 4 source bytes), whose offsets and selector it finds first.
- * A unit whose words would reach past the row's last source word moves
- * bytes. Rows: source 4-byte, destination 8-byte aligned. Tiles of TX units
- * by TY row pairs. (H200: 2 row pairs a thread took 1.06-1.10 of the time
- * at 1440p and 4K; RGBA8 this way took 1.08-1.28 of resize_up's, which
- * stores its 4 pixels as one 16-byte word.) */
+/* Nearest by exactly 3/2 on both axes (2 dw = 3 sw, 2 dh = 3 sh):
+ * destination d is source (2d + 1) / 3 (nearest_index), so destination rows
+ * 3k, 3k + 1 and 3k + 2 are source rows 2k, 2k + 1 and 2k + 1, and a row's
+ * pixels repeat in the pattern 0, 1, 1. A thread writes one unit of
+ * destination bytes (a warp's stores one contiguous stretch) to the three
+ * rows of one source row pair. GRAY8 and RGB8: 8 bytes, each of its two
+ * words one byte permutation of the two source words that hold its bytes
+ * (they span at most 4 source bytes), whose offsets and selector it finds
+ * first; a unit whose words would reach past the row's last source word
+ * moves bytes. 4-byte pixels (RGBA8, GRAYF32): 4 pixels, one 16-byte store
+ * of their source pixels' words (8-byte units took 1.08-1.28 of the general
+ * walk's time). Rows: source 4-byte, destination 8-byte (4-byte pixels:
+ * 16-byte) aligned. Tiles of TX units by TY row pairs. (H200: 2 row pairs
+ * a thread took 1.06-1.10 of the time at 1440p and 4K.) */
 template <int C>
 __device__ __forceinline__ void resize_up32_nearest(const jet__resize_params &p) {
   const jet__resize_image &im = p.img[blockIdx.z];
   const u64 sp = im.src_pitch, dp = im.dst_pitch;
   const u32 rb = (u32)C * (u32)p.dw, sb = (u32)C * (u32)p.sw; /* row bytes */
+  constexpr u32 UB = C == 4 ? 16u : 8u; /* unit bytes */
   int bx, by;
-  tile_of((int)((rb + 7u) / 8u), TX, bx, by, TY);
-  const u32 ob = 8u * (u32)(bx + (int)threadIdx.x);
+  tile_of((int)((rb + UB - 1u) / UB), TX, bx, by, TY);
+  const u32 ob = UB * (u32)(bx + (int)threadIdx.x);
   const int y = by + (int)threadIdx.y; /* source row pair */
   if (ob >= rb || y >= p.sh / 2) return;
+  if constexpr (C == 4) {
+    /* 4-byte pixels: 4 a unit, each its source pixel's word (indices past
+     * the row's end, of a partial unit, clamped to its last pixel) */
+    const u32 x = ob / 4u, n = min(4u, (u32)p.dw - x);
+    const u32 *s0 = (const u32 *)(im.src + (u64)(2 * y) * sp);
+    u32 v[2][4];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        v[h][i] = __ldg((const u32 *)((const u8 *)s0 + (u64)h * sp) + (2u * min(x + i, (u32)p.dw - 1u) + 1u) / 3u);
+    u8 *q = im.dst + (u64)(3 * y) * dp + ob;
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+      for (int r = h; r <= 2 * h; r++) {
+        u32 *qr = (u32 *)(q + (u64)r * dp); /* rows 3y (h = 0), 3y + 1 and 3y + 2 (h = 1) */
+        if (n == 4u) {
+          *(uint4 *)qr = make_uint4(v[h][0], v[h][1], v[h][2], v[h][3]);
+        } else {
+#pragma unroll
+          for (u32 i = 0; i < 4u; i++)
+            if (i < n) qr[i] = v[h][i];
+        }
+      }
+    return;
+  }
   auto src_byte = [](u32 o) { /* of destination byte o */
     const u32 px = o / C;
     return C * ((2u * px + 1u) / 3u) + (o - px * C);
@@ -1974,6 +2003,7 @@ RS_NEAR_ENTRY(jet_resize_u8c3_up2_nearest, resize_up2_nearest<3>)
 RS_NEAR_ENTRY(jet_resize_u8c4_up2_nearest, resize_up2_nearest<4>)
 RS_NEAR_ENTRY(jet_resize_u8c1_up32_nearest, resize_up32_nearest<1>)
 RS_NEAR_ENTRY(jet_resize_u8c3_up32_nearest, resize_up32_nearest<3>)
+RS_NEAR_ENTRY(jet_resize_u8c4_up32_nearest, resize_up32_nearest<4>)
 #endif
 
 /* Float bilinear enlarging (jet_resize_f32c{1,3}_up_linear): the walk of

@@ -321,31 +321,32 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
       return jet__launch(cu, k, grid, block, 0, args, fn);
     }
   }
-  /* 8-bit and 4-byte pixels (GRAYF32 moves as RGBA8) nearest by exactly 2,
-   * and GRAY8 and RGB8 by exactly 3/2, on both axes: copies of source rows
-   * with pixels repeated, whole words, no coordinates. resize.cu:
-   * resize_up2_nearest from source rows 8-byte (RGB8: 4-byte) aligned into
-   * 16-byte (8-byte) aligned ones, units of 8 GRAY8 pixels, 2 4-byte pixels
-   * or 8 RGB8 destination bytes by TY source rows, 4 a thread down to 1
-   * where that leaves under 4 blocks per SM; resize_up32_nearest from 4-byte
-   * into 8-byte aligned rows, units of 8 destination bytes by TY source row
-   * pairs, one a thread. H200 A/B against the general walk (resize_up),
-   * 720p to 4K: x2 GRAY8 0.65-0.75 of the time, RGB8 0.76-0.90, RGBA8 and
-   * GRAYF32 0.86-1.02 (4 rows everywhere within 1% of the rule); x3/2
-   * GRAY8 0.74-0.89, RGB8 0.84-0.89 (2 row pairs a thread: 1.06-1.10 of
-   * one's time at 1440p and 4K; RGBA8 stays on resize_up, whose 16-byte
-   * stores the 8-byte units took 1.08-1.28 of). */
+  /* 8-bit and 4-byte pixels (GRAYF32 moves as RGBA8) nearest by exactly 2
+   * or 3/2 on both axes: copies of source rows with pixels repeated, whole
+   * words, no coordinates. resize.cu: resize_up2_nearest from source rows
+   * 8-byte (RGB8: 4-byte) aligned into 16-byte (8-byte) aligned ones, units
+   * of 8 GRAY8 pixels, 2 4-byte pixels or 8 RGB8 destination bytes by TY
+   * source rows, 4 a thread down to 1 where that leaves under 4 blocks per
+   * SM; resize_up32_nearest from 4-byte into 8-byte (4-byte pixels:
+   * 16-byte) aligned rows, units of 8 destination bytes (4-byte pixels: 16)
+   * by TY source row pairs, one a thread. H200 A/B against the general walk
+   * (resize_up), 720p to 4K: x2 GRAY8 0.65-0.75 of the time, RGB8
+   * 0.76-0.90, RGBA8 and GRAYF32 0.86-1.02 (4 rows everywhere within 1% of
+   * the rule); x3/2 GRAY8 0.73-0.89, RGB8 0.84-0.89, RGBA8 and GRAYF32
+   * 0.90-0.98 (2 row pairs a thread: 1.06-1.10 of one's time at 1440p and
+   * 4K). */
   const int near2 = (long long)p.dw == 2LL * p.sw && (long long)p.dh == 2LL * p.sh &&
                     all_aligned(src, dst, count, channels == 3 ? 4 : 8, channels == 3 ? 8 : 16);
-  const int near32 = channels != 4 && 2LL * p.dw == 3LL * p.sw && 2LL * p.dh == 3LL * p.sh &&
-                     all_aligned(src, dst, count, 4, 8);
+  const int near32 = 2LL * p.dw == 3LL * p.sw && 2LL * p.dh == 3LL * p.sh &&
+                     all_aligned(src, dst, count, 4, channels == 4 ? 16 : 8);
   if (!JET_COMPACT_KERNELS && interp == JET_INTERP_NEAREST && !is_float && (near2 || near32)) {
     snprintf(name, sizeof name, "jet_resize_%s_up%s_nearest", kind, near2 ? "2" : "32");
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
     /* units a row (resize.cu's up2n_units, and 8 destination bytes) */
     const unsigned long long sw = (unsigned)p.sw;
-    const unsigned long long units = !near2       ? ((unsigned long long)channels * (unsigned)p.dw + 7) / 8
+    const unsigned long long ub = channels == 4 ? 16 : 8; /* x3/2: destination bytes a unit */
+    const unsigned long long units = !near2       ? ((unsigned long long)channels * (unsigned)p.dw + ub - 1) / ub
                                      : channels == 3 ? (sw * 3 + 3) / 4
                                      : channels == 1 ? (sw + 7) / 8
                                                      : (sw + 1) / 2;
