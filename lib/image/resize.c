@@ -335,11 +335,12 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
    * the rule); x3/2 GRAY8 0.73-0.89, RGB8 0.84-0.89, RGBA8 and GRAYF32
    * 0.90-0.98 (2 row pairs a thread: 1.06-1.10 of one's time at 1440p and
    * 4K). */
-  const int near2 = (long long)p.dw == 2LL * p.sw && (long long)p.dh == 2LL * p.sh &&
+  const int near = !JET_COMPACT_KERNELS && interp == JET_INTERP_NEAREST && !is_float;
+  const int near2 = near && (long long)p.dw == 2LL * p.sw && (long long)p.dh == 2LL * p.sh &&
                     all_aligned(src, dst, count, channels == 3 ? 4 : 8, channels == 3 ? 8 : 16);
-  const int near32 = 2LL * p.dw == 3LL * p.sw && 2LL * p.dh == 3LL * p.sh &&
+  const int near32 = near && 2LL * p.dw == 3LL * p.sw && 2LL * p.dh == 3LL * p.sh &&
                      all_aligned(src, dst, count, 4, channels == 4 ? 16 : 8);
-  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_NEAREST && !is_float && (near2 || near32)) {
+  if (near2 || near32) {
     snprintf(name, sizeof name, "jet_resize_%s_up%s_nearest", kind, near2 ? "2" : "32");
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
