@@ -1824,18 +1824,13 @@ RS_UP2_ENTRY(jet_resize_u8c3_up2_linear, resize_up2<3>)
  * (8-byte) aligned (the launcher's test). Tiles of TX units by TY * p.rows
  * source rows. */
 template <int C>
-__device__ __forceinline__ int up2n_units(int sw) {
-  return C == 3 ? (int)(((unsigned)sw * 3u + 3u) / 4u) : C == 1 ? (sw + 7) / 8 : (sw + 1) / 2;
-}
-
-template <int C>
 __device__ __forceinline__ void resize_up2_nearest(const jet__resize_params &p) {
   constexpr int OB = C == 3 ? 8 : 16, IW = C == 3 ? 3 : 2, R = JET_RS_UP2N_ROWS;
   const jet__resize_image &im = p.img[blockIdx.z];
   const u64 sp = im.src_pitch, dp = im.dst_pitch;
   const int rows = p.rows; /* uniform */
   int bx, by;
-  tile_of(up2n_units<C>(p.sw), TX, bx, by, TY * rows);
+  tile_of((int)JET_RS_UP2N_UNITS(C, p.sw), TX, bx, by, TY * rows);
   const int u = bx + (int)threadIdx.x;
   by += (int)threadIdx.y;
   const u32 ob = (u32)u * OB, rb = 2u * C * (u32)p.sw; /* destination bytes: the unit's first, a row's */
@@ -1918,22 +1913,22 @@ __device__ __forceinline__ void resize_up32_nearest(const jet__resize_params &p)
   const u32 rb = (u32)C * (u32)p.dw, sb = (u32)C * (u32)p.sw; /* row bytes */
   constexpr u32 UB = C == 4 ? 16u : 8u; /* unit bytes */
   int bx, by;
-  tile_of((int)((rb + UB - 1u) / UB), TX, bx, by, TY);
+  tile_of((int)JET_RS_UP32N_UNITS(C, (u32)p.dw), TX, bx, by, TY);
   const u32 ob = UB * (u32)(bx + (int)threadIdx.x);
   const int y = by + (int)threadIdx.y; /* source row pair */
   if (ob >= rb || y >= p.sh / 2) return;
+  const u8 *s0 = im.src + (u64)(2 * y) * sp;
+  u8 *q = im.dst + (u64)(3 * y) * dp + ob;
   if constexpr (C == 4) {
     /* 4-byte pixels: 4 a unit, each its source pixel's word (indices past
      * the row's end, of a partial unit, clamped to its last pixel) */
     const u32 x = ob / 4u, n = min(4u, (u32)p.dw - x);
-    const u32 *s0 = (const u32 *)(im.src + (u64)(2 * y) * sp);
     u32 v[2][4];
 #pragma unroll
     for (int h = 0; h < 2; h++)
 #pragma unroll
       for (int i = 0; i < 4; i++)
-        v[h][i] = __ldg((const u32 *)((const u8 *)s0 + (u64)h * sp) + (2u * min(x + i, (u32)p.dw - 1u) + 1u) / 3u);
-    u8 *q = im.dst + (u64)(3 * y) * dp + ob;
+        v[h][i] = __ldg((const u32 *)(s0 + (u64)h * sp) + (2u * min(x + i, (u32)p.dw - 1u) + 1u) / 3u);
 #pragma unroll
     for (int h = 0; h < 2; h++)
 #pragma unroll
@@ -1953,8 +1948,6 @@ __device__ __forceinline__ void resize_up32_nearest(const jet__resize_params &p)
     const u32 px = o / C;
     return C * ((2u * px + 1u) / 3u) + (o - px * C);
   };
-  const u8 *s0 = im.src + (u64)(2 * y) * sp;
-  u8 *q = im.dst + (u64)(3 * y) * dp + ob;
   u32 ws[2], sel[2];
 #pragma unroll
   for (int j = 0; j < 2; j++) {

@@ -26,6 +26,13 @@
 /* Most source rows per thread of the nearest x2 kernels
  * (jet_resize_u8c{1,3,4}_up2_nearest), JET_RS_TY apart. */
 #define JET_RS_UP2N_ROWS 4
+/* Units a row of the nearest x2 kernels (one thread's stores to a row) for
+ * @c channels of a @sw-pixel source row: 8 GRAY8 pixels, 2 4-byte pixels,
+ * 8 destination bytes of RGB8; and of the nearest x3/2 kernels
+ * (jet_resize_u8c{1,3,4}_up32_nearest) for a @dw-pixel destination row: 8
+ * destination bytes, 16 of 4-byte pixels. Arguments not negative. */
+#define JET_RS_UP2N_UNITS(c, sw) ((c) == 3 ? ((sw) * 3u + 3u) / 4u : (c) == 1 ? ((sw) + 7) / 8 : ((sw) + 1) / 2)
+#define JET_RS_UP32N_UNITS(c, dw) (((c) * (dw) + ((c) == 4 ? 15u : 7u)) / ((c) == 4 ? 16u : 8u))
 
 /* 1 for the SMs (10 * major + minor) whose cubins carry the FP64 float area
  * kernels (jet_resize_f32c{1,3}_area_k*_f64): those whose FP64 runs at half

@@ -344,13 +344,8 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     snprintf(name, sizeof name, "jet_resize_%s_up%s_nearest", kind, near2 ? "2" : "32");
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
-    /* units a row (resize.cu's up2n_units, and 8 destination bytes) */
-    const unsigned long long sw = (unsigned)p.sw;
-    const unsigned long long ub = channels == 4 ? 16 : 8; /* x3/2: destination bytes a unit */
-    const unsigned long long units = !near2       ? ((unsigned long long)channels * (unsigned)p.dw + ub - 1) / ub
-                                     : channels == 3 ? (sw * 3 + 3) / 4
-                                     : channels == 1 ? (sw + 7) / 8
-                                                     : (sw + 1) / 2;
+    const unsigned long long units = near2 ? JET_RS_UP2N_UNITS((unsigned)channels, (unsigned long long)p.sw)
+                                           : JET_RS_UP32N_UNITS((unsigned)channels, (unsigned long long)p.dw);
     const int steps = near2 ? p.sh : p.sh / 2; /* source rows, or row pairs */
     p.rows = 1;
     if (near2) {
