@@ -1668,8 +1668,8 @@ RESIZE_UP(4, MODE_NEAREST, nearest, 4)
 RESIZE_UP(4, MODE_LINEAR, linear, 4)
 #endif
 
-/* GRAY8 and RGB8 bilinear by exactly 2 on both axes (dw = 2 sw, dh = 2 sh),
- * 4-byte aligned source rows (jet_resize_u8c{1,3}_up2_linear, chosen by the
+/* 8-bit bilinear by exactly 2 on both axes (dw = 2 sw, dh = 2 sh), 4-byte
+ * aligned source rows (jet_resize_u8c{1,3,4}_up2_linear, chosen by the
  * launcher). There every weight is a quarter or three quarters
  * (color_coeffs.h: destination 2k has x0 = k - 1, ax = 3 ONE / 4; 2k + 1 has
  * x0 = k, ax = ONE / 4; the clamps at both edges give the same sums as
@@ -1677,74 +1677,87 @@ RESIZE_UP(4, MODE_LINEAR, linear, 4)
  * 3 q + 3 r + s + 8) >> 4 of its source sample p, the same channel's
  * neighbour q on its side across (index clamped), r on its side down and s
  * diagonally: the bilinear integers exactly ((v + 2^21) >> 22 with v = 2^18
- * times that sum). A thread takes NW source words (GRAY8 1: 4 samples;
- * RGB8 3: 4 pixels) and walks p.rows source rows, two destination rows each,
- * loading a row one step before its sums: a row's horizontal sums L + 3 p
+ * times that sum). A thread takes up2_nw(C) source words (GRAY8 1: 4
+ * samples; RGB8 3: 4 pixels; RGBA8 2: 2 pixels, so that a warp's 16-byte
+ * stores of a row are one contiguous stretch) and walks p.rows source rows,
+ * two destination rows each, loading a row one step before its sums: a row's horizontal sums L + 3 p
  * (even destination pixels) and 3 p + R (odd), L and R the samples C bytes
  * before and after, sit in packed 16-bit lanes (at most 1020), and a
  * destination row is 48 h + 16 h' + 128 per lane (at most 65408: no carry),
  * whose byte 1 is the result. H100: GRAY8 12-25% faster than the general
- * walk (resize_up); 4-channel pixels the same way were not faster at 1440p
- * and 4K, and RGBA8 keeps resize_up. */
+ * walk (resize_up). RGBA8 with 4 pixels a thread (32 bytes of a row, a
+ * warp's stores every other 16 bytes) was not faster at 1440p and 4K; with 2
+ * pixels a thread (one 16-byte store a row) it takes 0.75-0.96 of
+ * resize_up's time at 720p to 4K (H200). */
+
+/* Source words a thread of the x2 walk takes from each row, and the source
+ * pixels they hold. */
+__host__ __device__ constexpr int up2_nw(int C) { return C == 4 ? 2 : C; }
+__host__ __device__ constexpr int up2_px(int C) { return 4 * up2_nw(C) / C; }
 
 /* Source row j's words for the thread whose first word is wi: its NW words,
  * the next, and the one before (none at wi = 0) last. */
 template <int C>
 __device__ __forceinline__ void up2_load(const u8 *src, u64 sp, u32 nb, int j, u32 wi, u32 *v) {
+  constexpr int NW = up2_nw(C);
   const u32 *row = (const u32 *)(src + (u64)(u32)j * sp);
 #pragma unroll
-  for (int k = 0; k <= C; k++) v[k] = row_word<C>(row, wi + k, nb >> 2, nb);
-  v[C + 1] = wi ? __ldg(row + wi - 1) : 0u;
+  for (int k = 0; k <= NW; k++) v[k] = row_word<C>(row, wi + k, nb >> 2, nb);
+  v[NW + 1] = wi ? __ldg(row + wi - 1) : 0u;
 }
 
 /* The row's horizontal sums from up2_load's words, 16-bit lanes: H[2k],
  * H[2k + 1] the even destination pixels' sums of word k's bytes (0, 2) and
- * (1, 3); H[2 C + 2k], H[2 C + 2k + 1] the odd ones'. */
+ * (1, 3); H[2 NW + 2k], H[2 NW + 2k + 1] the odd ones'. */
 template <int C>
 __device__ __forceinline__ void up2_sums(const u32 *v, u32 wi, u32 *H) {
-  constexpr int S = 8 * C; /* bits between a sample and its neighbour */
+  constexpr int NW = up2_nw(C), S = 8 * C; /* bits between a sample and its neighbour */
   /* the C bytes before the row: the first pixel's */
-  const u32 wp = wi ? v[C + 1] : v[0] << (32 - S);
+  const u32 wp = wi ? v[NW + 1] : v[0] << (32 - S);
 #pragma unroll
-  for (int k = 0; k < C; k++) {
-    const u32 w = v[k], L = __funnelshift_l(k ? v[k - 1] : wp, w, S), R = __funnelshift_r(w, v[k + 1], S);
+  for (int k = 0; k < NW; k++) {
+    const u32 w = v[k], pw = k ? v[k - 1] : wp;
+    /* a 4-byte pixel's neighbours are whole words (a funnel shift by 32 is one by 0) */
+    const u32 L = S == 32 ? pw : __funnelshift_l(pw, w, S);
+    const u32 R = S == 32 ? v[k + 1] : __funnelshift_r(w, v[k + 1], S);
     const u32 wl = w & 0x00ff00ffu, wh = __byte_perm(w, 0u, 0x4341);
     H[2 * k] = wl * 3u + (L & 0x00ff00ffu);
     H[2 * k + 1] = wh * 3u + __byte_perm(L, 0u, 0x4341);
-    H[2 * C + 2 * k] = wl * 3u + (R & 0x00ff00ffu);
-    H[2 * C + 2 * k + 1] = wh * 3u + __byte_perm(R, 0u, 0x4341);
+    H[2 * NW + 2 * k] = wl * 3u + (R & 0x00ff00ffu);
+    H[2 * NW + 2 * k + 1] = wh * 3u + __byte_perm(R, 0u, 0x4341);
   }
 }
 
-/* Where destination byte b of a thread's 8 C (2 C words of a row) lies in
+/* Where destination byte b of a thread's 8 NW (2 NW words of a row) lies in
  * the results r[] of up2_sums' layout: r[up2_reg(C, b)], byte 1 or 3. The
  * destination pixel b / C takes source pixel b / C / 2, even or odd. */
 __host__ __device__ constexpr int up2_src_byte(int C, int b) { return C * (b / C / 2) + b % C; }
 __host__ __device__ constexpr int up2_reg(int C, int b) {
-  return 2 * C * (b / C % 2) + 2 * (up2_src_byte(C, b) / 4) + up2_src_byte(C, b) % 2;
+  return 2 * up2_nw(C) * (b / C % 2) + 2 * (up2_src_byte(C, b) / 4) + up2_src_byte(C, b) % 2;
 }
 __host__ __device__ constexpr int up2_byte(int C, int b) { return up2_src_byte(C, b) % 4 / 2 ? 3 : 1; }
 
 template <int C>
 __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
-  constexpr int NH = 4 * C; /* lane words of a row's sums */
+  constexpr int NW = up2_nw(C), PX = up2_px(C), NH = 4 * NW; /* lane words of a row's sums */
   const jet__resize_image &im = p.img[blockIdx.z];
   const u64 sp = im.src_pitch, dp = im.dst_pitch;
   int bx, by;
-  tile_of(p.sw, JET_RS_UP2_TX * 4, bx, by, p.rows);
-  const int x = bx + (int)threadIdx.x * 4; /* first source pixel */
+  tile_of(p.sw, JET_RS_UP2_TX * PX, bx, by, p.rows);
+  const int x = bx + (int)threadIdx.x * PX; /* first source pixel */
   if (x >= p.sw) return;
   const u32 nb = (u32)C * (u32)p.sw, wi = (u32)(C * x) >> 2;
   const int yend = min(by + p.rows, p.sh), last = p.sh - 1;
-  /* the thread's destination bytes: 8 C from 2 C x */
-  const int nbytes = min(8, 2 * (p.sw - x)) * C;
-  const bool whole = nbytes == 8 * C && p.dst_vec;
-  const bool al8 = whole && ((((unsigned long long)im.dst) | dp) & 7) == 0;
+  /* the thread's destination bytes: 8 NW from 2 C x */
+  const int nbytes = min(2 * PX, 2 * (p.sw - x)) * C;
+  const bool whole = nbytes == 8 * NW && p.dst_vec;
+  const unsigned long long dal = ((unsigned long long)im.dst) | dp;
+  const bool al8 = whole && (dal & 7) == 0, al16 = C == 4 && whole && (dal & 15) == 0;
   u8 *q = im.dst + (u64)(2 * by) * dp + (u64)(2 * C) * (u64)x;
   const u32 K = 0x00800080u;
-  u32 Hc[NH], Gp[NH], nv[C + 2];
+  u32 Hc[NH], Gp[NH], nv[NW + 2];
   {
-    u32 v[C + 2], Hp[NH];
+    u32 v[NW + 2], Hp[NH];
     up2_load<C>(im.src, sp, nb, max(by - 1, 0), wi, v);
     up2_load<C>(im.src, sp, nb, by, wi, nv);
     up2_sums<C>(v, wi, Hp);
@@ -1755,11 +1768,11 @@ __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
   }
   /* one destination row: 3/4 of the walk's row (Hc), 1/4 of the other (G) */
   auto emit = [&](const u32 *G) {
-    u32 r[NH], w[2 * C];
+    u32 r[NH], w[2 * NW];
 #pragma unroll
     for (int i = 0; i < NH; i++) r[i] = Hc[i] * 48u + G[i];
 #pragma unroll
-    for (int m = 0; m < 2 * C; m++) {
+    for (int m = 0; m < 2 * NW; m++) {
       const int b = 4 * m;
       const u32 t0 = __byte_perm(r[up2_reg(C, b)], r[up2_reg(C, b + 1)],
                                  up2_byte(C, b) | (4 + up2_byte(C, b + 1)) << 4);
@@ -1768,15 +1781,17 @@ __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
       w[m] = __byte_perm(t0, t1, 0x5410);
     }
     /* evict-first stores, as jet_resize_f32c1_up2_linear's (GRAY8 0-4% faster) */
-    if (al8) {
+    if (al16) {
+      __stcs((uint4 *)q, make_uint4(w[0], w[1], w[2], w[3]));
+    } else if (al8) {
 #pragma unroll
-      for (int m = 0; m < C; m++) __stcs((uint2 *)q + m, make_uint2(w[2 * m], w[2 * m + 1]));
+      for (int m = 0; m < NW; m++) __stcs((uint2 *)q + m, make_uint2(w[2 * m], w[2 * m + 1]));
     } else if (whole) {
 #pragma unroll
-      for (int m = 0; m < 2 * C; m++) __stcs((u32 *)q + m, w[m]);
+      for (int m = 0; m < 2 * NW; m++) __stcs((u32 *)q + m, w[m]);
     } else {
 #pragma unroll
-      for (int b = 0; b < 8 * C; b++)
+      for (int b = 0; b < 8 * NW; b++)
         if (b < nbytes) q[b] = (u8)(w[b / 4] >> (8 * (b % 4)));
     }
     q += dp;
@@ -1808,6 +1823,7 @@ __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
 #ifndef JET_COMPACT_KERNELS
 RS_UP2_ENTRY(jet_resize_u8c1_up2_linear, resize_up2<1>)
 RS_UP2_ENTRY(jet_resize_u8c3_up2_linear, resize_up2<3>)
+RS_UP2_ENTRY(jet_resize_u8c4_up2_linear, resize_up2<4>)
 #endif
 
 /* Nearest by exactly 2 on both axes (dw = 2 sw, dh = 2 sh): destination

@@ -19,9 +19,9 @@
 /* Most rows per thread of the 8-bit enlarging kernels (jet_resize_u8c*_up_*),
  * whose tiles are JET_RS_TX * JET_RS_TY groups wide and rows high. */
 #define JET_RS_ROWS_UP 32
-/* Threads per block of the 8-bit bilinear x2 kernels (jet_resize_u8c{1,3}_up2_linear),
- * side by side, 4 source pixels each; a block walks p.rows (2..JET_RS_ROWS_UP)
- * source rows. */
+/* Threads per block of the 8-bit bilinear x2 kernels (jet_resize_u8c{1,3,4}_up2_linear),
+ * side by side, 4 source pixels each (RGBA8: 2); a block walks p.rows
+ * (2..JET_RS_ROWS_UP) source rows. */
 #define JET_RS_UP2_TX 128
 /* Most source rows per thread of the nearest x2 kernels
  * (jet_resize_u8c{1,3,4}_up2_nearest), JET_RS_TY apart. */

@@ -359,31 +359,34 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     void *args[] = {&p};
     return jet__launch(cu, k, grid, block_dim, 0, args, fn);
   }
-  /* GRAY8 and RGB8 bilinear by exactly 2 on both axes from aligned source
-   * rows, and GRAYF32 from 8-byte aligned source rows into 16-byte aligned
-   * destination rows: the x2 kernels (resize.cu: resize_up2,
-   * jet_resize_f32c1_up2_linear), tiles of JET_RS_UP2_TX threads of 4 bytes
-   * (8-bit) or 2 floats side by side by p.rows source rows: whole waves of
+  /* 8-bit bilinear by exactly 2 on both axes from aligned source rows, and
+   * GRAYF32 from 8-byte aligned source rows into 16-byte aligned destination
+   * rows: the x2 kernels (resize.cu: resize_up2,
+   * jet_resize_f32c1_up2_linear), tiles of JET_RS_UP2_TX threads of 4 GRAY8
+   * or RGB8 pixels, 2 RGBA8 pixels or 2 floats side by side by p.rows source
+   * rows: whole waves of
    * blocks, as the other bilinear walks (a rule of 8 blocks per SM left 1.2
    * waves with RGB8 at 4K, 4% slower than resize_up there) */
   const int up2_f32 = is_float && channels == 1 && all_aligned(src, dst, count, 8, 16);
   if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR &&
-      (is_float ? up2_f32 : (channels == 1 || channels == 3) && p.src_vec) &&
+      (is_float ? up2_f32 : p.src_vec) &&
       (long long)p.dw == 2LL * p.sw && (long long)p.dh == 2LL * p.sh) {
     snprintf(name, sizeof name, "jet_resize_%s_up2_linear", kind);
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
-    /* source pixels a thread: 4 bytes' worth (8-bit), 2 floats (GRAYF32) */
-    const int tile_w = JET_RS_UP2_TX * (is_float ? 2 : 4);
+    /* source pixels a thread: 4 bytes' worth (GRAY8, RGB8), 2 RGBA8 pixels, 2 floats */
+    const int tile_w = JET_RS_UP2_TX * (is_float || channels == 4 ? 2 : 4);
     /* prologue: the rows above and at the start, loaded before the walk.
      * GRAYF32 and RGB8 walk 3 source rows: they wait on memory, not on
      * instructions, and shorter walks keep more in flight (H100, rows forced
      * per run against the whole-wave rule's 7 to 25: GRAYF32 x2 from 1080p,
      * 1440p and 4K 4-9% faster, level from 720p; RGB8 from 1440p and 4K
      * 10-19% faster (1.26 -> 1.14x, 1.19 -> 1.00x copy), level from 720p
-     * and 1080p, where 2 rows were 8% slower). GRAY8 keeps the rule: 2 to 8
-     * rows were 2-25% slower at most sizes. */
-    if (is_float || channels == 3) {
+     * and 1080p, where 2 rows were 8% slower). RGBA8 too (H200, 3 rounds:
+     * 2, 4 and 8 rows took 0.98-1.09, 0.97-1.00 and 1.00-1.09 of 3 rows'
+     * time at 720p to 4K). GRAY8 keeps the rule: 2 to 8 rows were 2-25%
+     * slower at most sizes. */
+    if (is_float || channels >= 3) {
       p.rows = 3;
     } else {
       p.rows = walk_rows(src, k, p.sw, tile_w, p.sh, JET_RS_ROWS_UP, count, 8);

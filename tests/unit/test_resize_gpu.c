@@ -257,8 +257,9 @@ TEST(gpu_resize_enlarge_paths) {
       {7, 9, 29, 31},  {640, 360, 1280, 720}, {640, 361, 1920, 1081}, {1280, 720, 1920, 1080},
       {63, 45, 42, 30}, {41, 30, 31, 20}, {40, 26, 20, 13}, {9, 7, 5, 4}, {1921, 1081, 1281, 721},
       {1021, 13, 2047, 27}, {1050, 7, 2101, 15}, {30, 2, 61, 70},
-      /* factor 2 on both axes (GRAY8 and RGB8 bilinear: the x2 kernels from
-       * aligned rows), with partial last source words and odd sizes */
+      /* factor 2 on both axes (8-bit bilinear: the x2 kernels from aligned
+       * rows, 4 GRAY8 or RGB8 pixels or 2 RGBA8 pixels a thread), with
+       * partial last source words, odd sizes and a second tile (257) */
       {1, 1, 2, 2}, {2, 1, 4, 2}, {13, 5, 26, 10}, {7, 9, 14, 18}, {1023, 3, 2046, 6},
       /* (nearest: the x2 kernels from aligned rows, units of 8 GRAY8 pixels,
        * 2 4-byte pixels, 8 bytes of RGB8 destination in phases of 3; rows
