@@ -374,16 +374,17 @@ TEST(gpu_resize_batch_uniform_layouts) {
     for (int m = 0; m < 3; m++)
       CHECK(rs_batch(ctx, st, JET_FORMAT_BGRA8, pr[(mode + m) & 1], (jet_interp)m,
                      JET_IMAGE_BATCH_MAX, mode) == 0);
-  /* nearest by exactly 2 and 3/2 (the x2 and x3/2 kernels where every pair
-   * is aligned), widths whose rows end in a partial unit */
+  /* nearest and bilinear by exactly 2 and 3/2 (the x2 and x3/2 kernels
+   * where every pair is aligned), widths whose rows end in a partial unit */
   static const jet_format upf[] = {JET_FORMAT_GRAY8, JET_FORMAT_RGB8, JET_FORMAT_BGRA8,
                                    JET_FORMAT_GRAYF32};
   static const int up[][4] = {{641, 361, 1282, 722}, {13, 7, 26, 14}, {642, 362, 963, 543}, {14, 6, 21, 9}};
   for (int mode = 0; mode < 3; mode++)
     for (int f = 0; f < 4; f++)
       for (int i = 0; i < 4; i += 2)
-        CHECK(rs_batch(ctx, st, upf[f], up[i + ((mode + f) & 1)], JET_INTERP_NEAREST,
-                       (mode + f) & 1 ? JET_IMAGE_BATCH_MAX : 4, mode) == 0);
+        for (int m = JET_INTERP_NEAREST; m <= JET_INTERP_LINEAR; m++)
+          CHECK(rs_batch(ctx, st, upf[f], up[i + ((mode + f + m) & 1)], (jet_interp)m,
+                         (mode + f + m) & 1 ? JET_IMAGE_BATCH_MAX : 4, mode) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
