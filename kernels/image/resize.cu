@@ -1680,11 +1680,11 @@ RESIZE_UP(4, MODE_LINEAR, linear, 4)
  * times that sum). A thread takes up2_nw(C) source words (GRAY8 1: 4
  * samples; RGB8 3: 4 pixels; RGBA8 2: 2 pixels, so that a warp's 16-byte
  * stores of a row are one contiguous stretch) and walks p.rows source rows,
- * two destination rows each, loading a row one step before its sums: a row's horizontal sums L + 3 p
- * (even destination pixels) and 3 p + R (odd), L and R the samples C bytes
- * before and after, sit in packed 16-bit lanes (at most 1020), and a
- * destination row is 48 h + 16 h' + 128 per lane (at most 65408: no carry),
- * whose byte 1 is the result. H100: GRAY8 12-25% faster than the general
+ * two destination rows each, loading a row one step before its sums: a
+ * row's horizontal sums L + 3 p (even destination pixels) and 3 p + R (odd),
+ * L and R the samples C bytes before and after, sit in packed 16-bit lanes
+ * (at most 1020), and a destination row is 48 h + 16 h' + 128 per lane (at
+ * most 65408: no carry), whose byte 1 is the result. H100: GRAY8 12-25% faster than the general
  * walk (resize_up). RGBA8 with 4 pixels a thread (32 bytes of a row, a
  * warp's stores every other 16 bytes) was not faster at 1440p and 4K; with 2
  * pixels a thread (one 16-byte store a row) it takes 0.75-0.96 of
