@@ -1684,16 +1684,16 @@ RESIZE_UP(4, MODE_LINEAR, linear, 4)
  * row's horizontal sums L + 3 p (even destination pixels) and 3 p + R (odd),
  * L and R the samples C bytes before and after, sit in packed 16-bit lanes
  * (at most 1020), and a destination row is 48 h + 16 h' + 128 per lane (at
- * most 65408: no carry), whose byte 1 is the result. H100: GRAY8 12-25% faster than the general
- * walk (resize_up). RGBA8 with 4 pixels a thread (32 bytes of a row, a
- * warp's stores every other 16 bytes) was not faster at 1440p and 4K; with 2
- * pixels a thread (one 16-byte store a row) it takes 0.75-0.96 of
- * resize_up's time at 720p to 4K (H200). */
+ * most 65408: no carry), whose byte 1 is the result. H100: GRAY8 12-25%
+ * faster than the general walk (resize_up). RGBA8 with 4 pixels a thread
+ * (32 bytes of a row, a warp's stores every other 16 bytes) was not faster
+ * at 1440p and 4K; with 2 pixels a thread (one 16-byte store a row) it takes
+ * 0.75-0.96 of resize_up's time at 720p to 4K (H200). */
 
-/* Source words a thread of the x2 walk takes from each row, and the source
- * pixels they hold. */
-__host__ __device__ constexpr int up2_nw(int C) { return C == 4 ? 2 : C; }
-__host__ __device__ constexpr int up2_px(int C) { return 4 * up2_nw(C) / C; }
+/* Source pixels a thread of the x2 walk takes from each row (the launcher's
+ * rule too), and the words that hold them. */
+__host__ __device__ constexpr int up2_px(int C) { return JET_RS_UP2_PX(C); }
+__host__ __device__ constexpr int up2_nw(int C) { return up2_px(C) * C / 4; }
 
 /* Source row j's words for the thread whose first word is wi: its NW words,
  * the next, and the one before (none at wi = 0) last. */
@@ -1813,17 +1813,19 @@ __device__ __forceinline__ void resize_up2(const jet__resize_params &p) {
   }
 }
 
-/* An entry of the 8-bit x2 and x3/2 walks, blocks of JET_RS_UP2_TX threads:
- * @name runs @walk (resize_up2<C>, resize_up32<C>). */
-#define RS_UP2_ENTRY(name, walk)                                                              \
-  extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) name(jet__resize_params p) { \
-    jet_pdl_enter();                                                                         \
-    walk(p);                                                                                 \
+/* An entry of the walks of exact factors, blocks of @threads threads:
+ * @name runs @walk (bilinear resize_up2<C>, resize_up32<C> in blocks of
+ * JET_RS_UP2_TX; nearest resize_up2_nearest<C>, resize_up32_nearest<C> in
+ * TX x TY). */
+#define RS_WALK_ENTRY(name, threads, walk)                                                 \
+  extern "C" __global__ void __launch_bounds__(threads) name(jet__resize_params p) { \
+    jet_pdl_enter();                                                                    \
+    walk(p);                                                                            \
   }
 #ifndef JET_COMPACT_KERNELS
-RS_UP2_ENTRY(jet_resize_u8c1_up2_linear, resize_up2<1>)
-RS_UP2_ENTRY(jet_resize_u8c3_up2_linear, resize_up2<3>)
-RS_UP2_ENTRY(jet_resize_u8c4_up2_linear, resize_up2<4>)
+RS_WALK_ENTRY(jet_resize_u8c1_up2_linear, JET_RS_UP2_TX, resize_up2<1>)
+RS_WALK_ENTRY(jet_resize_u8c3_up2_linear, JET_RS_UP2_TX, resize_up2<3>)
+RS_WALK_ENTRY(jet_resize_u8c4_up2_linear, JET_RS_UP2_TX, resize_up2<4>)
 #endif
 
 /* Nearest by exactly 2 on both axes (dw = 2 sw, dh = 2 sh): destination
@@ -1999,20 +2001,14 @@ __device__ __forceinline__ void resize_up32_nearest(const jet__resize_params &p)
     if (h) *(uint2 *)(q + 2 * dp) = o;
   }
 }
-/* An entry of the nearest x2 and x3/2 copies, blocks of TX x TY threads:
- * @name runs @walk (resize_up2_nearest<C>, resize_up32_nearest<C>). */
-#define RS_NEAR_ENTRY(name, walk)                                                      \
-  extern "C" __global__ void __launch_bounds__(TX * TY) name(jet__resize_params p) { \
-    jet_pdl_enter();                                                                  \
-    walk(p);                                                                          \
-  }
+
 #ifndef JET_COMPACT_KERNELS
-RS_NEAR_ENTRY(jet_resize_u8c1_up2_nearest, resize_up2_nearest<1>)
-RS_NEAR_ENTRY(jet_resize_u8c3_up2_nearest, resize_up2_nearest<3>)
-RS_NEAR_ENTRY(jet_resize_u8c4_up2_nearest, resize_up2_nearest<4>)
-RS_NEAR_ENTRY(jet_resize_u8c1_up32_nearest, resize_up32_nearest<1>)
-RS_NEAR_ENTRY(jet_resize_u8c3_up32_nearest, resize_up32_nearest<3>)
-RS_NEAR_ENTRY(jet_resize_u8c4_up32_nearest, resize_up32_nearest<4>)
+RS_WALK_ENTRY(jet_resize_u8c1_up2_nearest, TX * TY, resize_up2_nearest<1>)
+RS_WALK_ENTRY(jet_resize_u8c3_up2_nearest, TX * TY, resize_up2_nearest<3>)
+RS_WALK_ENTRY(jet_resize_u8c4_up2_nearest, TX * TY, resize_up2_nearest<4>)
+RS_WALK_ENTRY(jet_resize_u8c1_up32_nearest, TX * TY, resize_up32_nearest<1>)
+RS_WALK_ENTRY(jet_resize_u8c3_up32_nearest, TX * TY, resize_up32_nearest<3>)
+RS_WALK_ENTRY(jet_resize_u8c4_up32_nearest, TX * TY, resize_up32_nearest<4>)
 #endif
 
 /* Float bilinear enlarging (jet_resize_f32c{1,3}_up_linear): the walk of
@@ -2413,8 +2409,8 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
   up32_walk<C == 1, u32, N, u32, C>(2 * by, nr, lasty, ONE, F5, F1, ld, hsum, store);
 }
 
-RS_UP2_ENTRY(jet_resize_u8c1_up32_linear, resize_up32<1>)
-RS_UP2_ENTRY(jet_resize_u8c3_up32_linear, resize_up32<3>)
+RS_WALK_ENTRY(jet_resize_u8c1_up32_linear, JET_RS_UP2_TX, resize_up32<1>)
+RS_WALK_ENTRY(jet_resize_u8c3_up32_linear, JET_RS_UP2_TX, resize_up32<3>)
 #endif
 
 /* GRAYF32 by exactly 1/2 on both axes, bilinear or area

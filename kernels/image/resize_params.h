@@ -20,9 +20,12 @@
  * whose tiles are JET_RS_TX * JET_RS_TY groups wide and rows high. */
 #define JET_RS_ROWS_UP 32
 /* Threads per block of the 8-bit bilinear x2 kernels (jet_resize_u8c{1,3,4}_up2_linear),
- * side by side, 4 source pixels each (RGBA8: 2); a block walks p.rows
+ * side by side, JET_RS_UP2_PX source pixels each; a block walks p.rows
  * (2..JET_RS_ROWS_UP) source rows. */
 #define JET_RS_UP2_TX 128
+/* Source pixels a thread of those kernels for @c channels: 4 GRAY8 or RGB8
+ * pixels (1 or 3 words), 2 RGBA8 pixels (one 16-byte store a destination row). */
+#define JET_RS_UP2_PX(c) ((c) == 4 ? 2 : 4)
 /* Most source rows per thread of the nearest x2 kernels
  * (jet_resize_u8c{1,3,4}_up2_nearest), JET_RS_TY apart. */
 #define JET_RS_UP2N_ROWS 4

@@ -362,11 +362,11 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
   /* 8-bit bilinear by exactly 2 on both axes from aligned source rows, and
    * GRAYF32 from 8-byte aligned source rows into 16-byte aligned destination
    * rows: the x2 kernels (resize.cu: resize_up2,
-   * jet_resize_f32c1_up2_linear), tiles of JET_RS_UP2_TX threads of 4 GRAY8
-   * or RGB8 pixels, 2 RGBA8 pixels or 2 floats side by side by p.rows source
-   * rows: whole waves of
-   * blocks, as the other bilinear walks (a rule of 8 blocks per SM left 1.2
-   * waves with RGB8 at 4K, 4% slower than resize_up there) */
+   * jet_resize_f32c1_up2_linear), tiles of JET_RS_UP2_TX threads of
+   * JET_RS_UP2_PX 8-bit pixels or 2 floats side by side by p.rows source
+   * rows: whole waves of blocks, as the other bilinear walks (a rule of 8
+   * blocks per SM left 1.2 waves with RGB8 at 4K, 4% slower than resize_up
+   * there) */
   const int up2_f32 = is_float && channels == 1 && all_aligned(src, dst, count, 8, 16);
   if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR &&
       (is_float ? up2_f32 : p.src_vec) &&
@@ -374,8 +374,7 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     snprintf(name, sizeof name, "jet_resize_%s_up2_linear", kind);
     jet_kernel k;
     JET__TRY(jet__builtin_kernel(src[0]->h.ctx, &jet__images_resize, name, &k, fn));
-    /* source pixels a thread: 4 bytes' worth (GRAY8, RGB8), 2 RGBA8 pixels, 2 floats */
-    const int tile_w = JET_RS_UP2_TX * (is_float || channels == 4 ? 2 : 4);
+    const int tile_w = JET_RS_UP2_TX * (is_float ? 2 : JET_RS_UP2_PX(channels));
     /* prologue: the rows above and at the start, loaded before the walk.
      * GRAYF32 and RGB8 walk 3 source rows: they wait on memory, not on
      * instructions, and shorter walks keep more in flight (H100, rows forced
