@@ -26,6 +26,11 @@
  * image pair, whose plane pointers and pitches are args.img[blockIdx.z];
  * everything else is shared. A single conversion is a batch of one.
  *
+ * GRAY8 destinations of the packed sources (Y420, P422, C3, C4) whose plane
+ * 0 rows are 16-byte aligned on both sides have kernels of 16 pixels a
+ * thread (jet_cc_*_g16, see cc_gray16; chosen by the launcher): one to four
+ * 16-byte loads and one 16-byte store per row.
+ *
  * Warps whose 128 pixels all lie inside the image with args.vec set take a
  * separate instantiation (FAST) with no byte paths and no per-lane tests.
  * Each thread loops over row groups (grid.y is sized by the host for about
@@ -512,6 +517,74 @@ __device__ __forceinline__ void cc_body(const cc_args<NB> &a) {
   }
 }
 
+/* GRAY8 from a packed source (the Y plane of a 4:2:0 image, YUYV/UYVY,
+ * RGB8, RGBA8) with plane 0 rows 16-byte aligned on both sides (the
+ * launcher's test): 16 pixels a thread, SBPP 16-byte loads and one 16-byte
+ * store per row instead of cc_body's 4 pixels and 4-byte accesses; warps of
+ * 512 pixels, FAST where all of them lie inside the image. The same
+ * integers as cc_body (luma_gray, rgb_y); a row's last partial chunk moves
+ * bytes (ld, st). */
+template <int S, bool FAST, int NB>
+__device__ __forceinline__ void cc_gray16(const cc_args<NB> &a) {
+  constexpr int SBPP = S == S_P422 ? 2 : S == S_C3 ? 3 : S == S_C4 ? 4 : 1; /* 16-byte loads a row */
+  const int lane = threadIdx.x;
+  const u32 x0 = blockIdx.x * 512u + 16u * lane; /* this thread's first pixel */
+  const int n = FAST ? 16 : x0 < (u32)a.width ? min(16, a.width - (int)x0) : 0;
+  int ry = blockIdx.y * CC_WARPS + threadIdx.y;
+  if (n <= 0 || ry >= a.height) return;
+  const int rstep = gridDim.y * CC_WARPS;
+  const cc_planes &im = a.img[NB == 1 ? 0 : blockIdx.z];
+  const u64 sp0 = im.spitch[0], dp0 = im.dpitch[0];
+  const u8 *const s0c = im.src[0] + (u64)x0 * SBPP;
+  u8 *const d0c = im.dst[0] + x0;
+  rgb_k rk;
+  if constexpr (S == S_C3 || S == S_C4) rk = mk_rgb_k(a);
+  const u32 ysel = 0x4440u | (u32)a.yoff;
+  for (; ry < a.height; ry += rstep) {
+    const u8 *const s0 = s0c + (u64)ry * sp0;
+    u32 w[4 * SBPP];
+#pragma unroll
+    for (int k = 0; k < SBPP; k++)
+      ld<16>(s0 + 16 * k, FAST ? 16 : min(16, max(0, SBPP * n - 16 * k)), true, &w[4 * k]);
+    u32 o[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      u32 g[4];
+      if constexpr (S == S_Y420) {
+        g[0] = luma_gray(a, byte_i<0>(w[j]));
+        g[1] = luma_gray(a, byte_i<1>(w[j]));
+        g[2] = luma_gray(a, byte_i<2>(w[j]));
+        g[3] = luma_gray(a, byte_i<3>(w[j]));
+      } else if constexpr (S == S_P422) {
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+          g[i] = luma_gray(a, (int)__byte_perm(w[2 * j + i / 2], 0, ysel + 2 * (i & 1)));
+      } else if constexpr (S == S_C3) {
+        u32 px[4];
+        unpack3(&w[3 * j], px);
+#pragma unroll
+        for (int i = 0; i < 4; i++) g[i] = rgb_y(rk, px[i]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; i++) g[i] = rgb_y(rk, w[4 * j + i]);
+      }
+      o[j] = pack_b2(g[0], g[1], g[2], g[3]);
+    }
+    st<16>(d0c + (u64)ry * dp0, n, true, o);
+  }
+}
+
+/* RGBA8 sources get 40 registers: the 64 bytes of a row in flight spilled
+ * at 32 */
+#define CC_G16_ENTRY(name, S, NB)                                                                     \
+  extern "C" __global__ void __maxnreg__(S == S_C4 ? 40 : CC_MAX_REGS) name(const cc_args<NB> a) { \
+    jet_pdl_enter();                                                                                \
+    if (blockIdx.x * 512u + 512u <= (unsigned)a.width)                                              \
+      cc_gray16<S, true>(a);                                                                        \
+    else                                                                                            \
+      cc_gray16<S, false>(a);                                                                       \
+  }
+
 #define CC_ENTRY(name, S, D, NB)                                                    \
   extern "C" __global__ void __maxnreg__(CC_MAX_REGS) name(const cc_args<NB> a) { \
     jet_pdl_enter();                                                                \
@@ -526,6 +599,15 @@ __device__ __forceinline__ void cc_body(const cc_args<NB> &a) {
 #define CC_KERNEL(name, S, D) CC_ENTRY(name, S, D, CC_BATCH)
 #else
 #define CC_KERNEL(name, S, D) CC_ENTRY(name, S, D, CC_BATCH) CC_ENTRY(name##_1, S, D, 1)
+#endif
+/* The 16-pixel GRAY8 kernels: not in compact builds (the launcher keeps
+ * the 4-pixel ones there) */
+#if defined(JET_COMPACT_KERNELS)
+#define CC_G16_KERNEL(name, S)
+#elif defined(JET_IMAGE_PTX)
+#define CC_G16_KERNEL(name, S) CC_G16_ENTRY(name, S, CC_BATCH)
+#else
+#define CC_G16_KERNEL(name, S) CC_G16_ENTRY(name, S, CC_BATCH) CC_G16_ENTRY(name##_1, S, 1)
 #endif
 
 CC_KERNEL(jet_cc_sp420_c4, S_SP420, D_C4)
@@ -548,3 +630,7 @@ CC_KERNEL(jet_cc_c3_sp420, S_C3, D_SP420)
 CC_KERNEL(jet_cc_c3_p420, S_C3, D_P420)
 CC_KERNEL(jet_cc_c4_sp420, S_C4, D_SP420)
 CC_KERNEL(jet_cc_c4_p420, S_C4, D_P420)
+CC_G16_KERNEL(jet_cc_y420_g16, S_Y420)
+CC_G16_KERNEL(jet_cc_p422_g16, S_P422)
+CC_G16_KERNEL(jet_cc_c3_g16, S_C3)
+CC_G16_KERNEL(jet_cc_c4_g16, S_C4)

@@ -314,6 +314,35 @@ TEST(gpu_convert_color_rgb8_word_aligned_rows) {
   return 0;
 }
 
+/* GRAY8 destinations from every packed source with plane 0 rows 16-byte
+ * aligned on both sides (the 16-pixel kernels, color.cu: cc_gray16): widths
+ * of whole and partial 16-pixel chunks and 512-pixel warps (FAST and not),
+ * created and padded images; and the same with one side 4 bytes past a
+ * multiple of 16, which takes the 4-pixel kernels. */
+TEST(gpu_convert_color_gray8_wide_rows) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream stream;
+  CHECK_OK(jet_context_default_stream(ctx, JET_STREAM_PER_THREAD, &stream));
+  static const jet_format srcs[] = {JET_FORMAT_NV12, JET_FORMAT_NV21, JET_FORMAT_I420,
+                                    JET_FORMAT_YUYV, JET_FORMAT_UYVY, JET_FORMAT_RGB8,
+                                    JET_FORMAT_BGR8, JET_FORMAT_RGBA8, JET_FORMAT_BGRA8};
+  static const int widths[] = {16, 30, 512, 514, 1040, 1550};
+  static const int modes[][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {3, 1}, {1, 3}};
+  for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++)
+    for (size_t z = 0; z < sizeof widths / sizeof widths[0]; z++)
+      for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        unsigned k = jt_rand();
+        if (run_case(ctx, stream, srcs[i], JET_FORMAT_GRAY8, widths[z], 6 + 2 * (int)(k % 3),
+                     (jet_color_matrix)(k >> 3 & 1), (jet_color_range)(k >> 4 & 1), modes[m][0],
+                     modes[m][1]))
+          return 1;
+      }
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
 /* Wide images: many blocks per row, so on a 132-SM H100 (the grid covers
  * about two waves of 8 blocks per SM) every thread loops over several row
  * groups, including a last iteration where only some warps have rows left. */
