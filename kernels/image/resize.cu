@@ -2297,9 +2297,10 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up3
 }
 #endif
 
-/* GRAY8 and RGB8 bilinear by exactly 3/2 on both axes
- * (jet_resize_u8c{1,3}_up32_linear, chosen by the launcher for 4-byte aligned
- * source and destination rows): jet_resize_f32c1_up32_linear's walk (4
+/* GRAY8, RGB8 and RGBA8 bilinear by exactly 3/2 on both axes
+ * (jet_resize_u8c{1,3,4}_up32_linear, chosen by the launcher for 4-byte
+ * aligned source and destination rows, RGBA8 for 16-byte aligned destination
+ * rows and large frames): jet_resize_f32c1_up32_linear's walk (4
  * destination pixels a thread, one word store a row and channel, taps
  * s0..s0+3 in one of three phases, pairs of source rows, 3 destination rows
  * a pair) with resize_up's integer sums: a row's horizontal sum h = (ONE - f)
@@ -2311,7 +2312,9 @@ extern "C" __global__ void __launch_bounds__(JET_RS_UP2_TX) jet_resize_f32c1_up3
  * SM's warps resident (ncu, 3840x2160 to 5760x3240: issue slots 44% busy,
  * achieved occupancy 34%). H100, against resize_up: GRAY8 10-25% less time
  * at 720p to 4K; RGB8 (2 pairs a walk) 13-15% less at 720p and 1080p, 1.5%
- * less at 1440p, 3% more at 4K.
+ * less at 1440p, 3% more at 4K. RGBA8: a tap's 4 channels from one word,
+ * a row's taps 4 word loads, the sums dp2a_c4's, one 16-byte store a row
+ * (64 registers).
  * Left out of the PTX image, as the f32 walk. */
 #if !defined(JET_COMPACT_KERNELS) && !defined(JET_IMAGE_PTX)
 template <int C>
@@ -2341,14 +2344,18 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
    * (v: the taps' 4 C bytes); else (the row's first thread, its last ones)
    * bytes of clamped pixels */
   const u32 full = ((u32)C * (u32)p.sw) >> 2;
-  const bool inner = s0 >= 0 && ((u32)(C * s0) >> 2) + C < full;
+  /* 4-byte pixels: the C words of the taps, no shift */
+  const bool inner = s0 >= 0 && ((u32)(C * s0) >> 2) + (C == 4 ? C - 1 : C) < full;
   const u32 k0 = inner ? (u32)(C * s0) >> 2 : 0u, sh = inner ? 8u * ((u32)(C * s0) & 3u) : 0u;
   int xi[4];
 #pragma unroll
   for (int i = 0; i < 4; i++) xi[i] = C * min(max(s0 + i, 0), lastx);
   auto ld = [&](int j, u32 *v) {
     const u8 *row = src + (u64)j * sp;
-    if (inner) {
+    if (inner && C == 4) {
+#pragma unroll
+      for (int k = 0; k < C; k++) v[k] = __ldg((const u32 *)row + k0 + k);
+    } else if (inner) {
       const u32 *w = (const u32 *)row + k0;
       u32 r[C + 1];
 #pragma unroll
@@ -2370,6 +2377,14 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
       h[1] = __dp2a_hi(wgt[1], t01, 0u);
       h[2] = __dp2a_lo(wgt[2], t23, 0u);
       h[3] = __dp2a_hi(wgt[3], t23, 0u);
+    } else if constexpr (C == 4) {
+      const u32 X[4] = {v[0], a1 ? v[1] : v[0], a2 ? v[2] : v[1], v[2]};
+      const u32 Y[4] = {v[1], a1 ? v[2] : v[1], a2 ? v[3] : v[2], v[3]};
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        h[4 * i] = h[4 * i + 1] = h[4 * i + 2] = h[4 * i + 3] = 0u;
+        dp2a_c4(wgt[i], X[i], Y[i], &h[4 * i]);
+      }
     } else {
       /* tap pixels as words (bytes 0-2), then each pixel's pair */
       const u32 P[4] = {v[0], __funnelshift_r(v[0], v[1], 24), __funnelshift_r(v[1], v[2], 16), v[2] >> 8};
@@ -2393,7 +2408,9 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
     for (int c = 0; c < N; c++) t[c] = 4u * w0 * h0[c] + (4u * w1 * h1[c] + RND4);
 #pragma unroll
     for (int k = 0; k < C; k++) w[k] = top_bytes(t[4 * k], t[4 * k + 1], t[4 * k + 2], t[4 * k + 3]);
-    if (n == N) {
+    if (C == 4 && n == N) { /* the launcher checked 16-byte aligned rows */
+      *(uint4 *)q = make_uint4(w[0], w[1], w[2], w[3]);
+    } else if (n == N) {
 #pragma unroll
       for (int k = 0; k < C; k++) ((u32 *)q)[k] = w[k];
     } else {
@@ -2411,6 +2428,7 @@ __device__ __forceinline__ void resize_up32(const jet__resize_params &p) {
 
 RS_WALK_ENTRY(jet_resize_u8c1_up32_linear, JET_RS_UP2_TX, resize_up32<1>)
 RS_WALK_ENTRY(jet_resize_u8c3_up32_linear, JET_RS_UP2_TX, resize_up32<3>)
+RS_WALK_ENTRY(jet_resize_u8c4_up32_linear, JET_RS_UP2_TX, resize_up32<4>)
 #endif
 
 /* GRAYF32 by exactly 1/2 on both axes, bilinear or area

@@ -287,15 +287,20 @@ static jet_status resize(jet_stream stream, const jet_image *src, const jet_imag
     void *args[] = {&p};
     return jet__launch(cu, k, grid, block_dim, 0, args, fn);
   }
-  /* GRAYF32 bilinear by exactly 3/2 on both axes into 16-byte aligned
-   * destination rows, and GRAY8 and RGB8 between 4-byte aligned rows: walks
-   * with fixed weights (resize.cu: jet_resize_f32c1_up32_linear,
-   * resize_up32), tiles of JET_RS_UP2_TX threads of 4
-   * destination columns side by side by p.rows pairs of source rows; not in
-   * the PTX image, where the general walk below takes them */
-  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR && (channels == 1 || (!is_float && channels == 3)) &&
+  /* GRAYF32 and RGBA8 bilinear by exactly 3/2 on both axes into 16-byte
+   * aligned destination rows (from 4-byte aligned ones), and GRAY8 and RGB8
+   * between 4-byte aligned rows: walks with fixed weights (resize.cu:
+   * jet_resize_f32c1_up32_linear, resize_up32), tiles of JET_RS_UP2_TX
+   * threads of 4 destination columns side by side by p.rows pairs of source
+   * rows; not in the PTX image, where the general walk below takes them.
+   * RGBA8 from 1920x1080 source pixels a launch up (H200 A/B against the
+   * general walk, 3 rounds: 0.86 of the time at 4K, 0.92 at 1440p, 0.98 at
+   * 1080p; 1.10 at 720p, whose 720 blocks of the walk fill under one wave;
+   * 1, 3, 4 or 6 pairs a thread no faster than 2) */
+  if (!JET_COMPACT_KERNELS && interp == JET_INTERP_LINEAR && (channels == 1 || !is_float) &&
       2LL * p.dw == 3LL * p.sw && 2LL * p.dh == 3LL * p.sh &&
-      all_aligned(src, dst, count, 4, is_float ? 16 : 4)) {
+      all_aligned(src, dst, count, 4, is_float || channels == 4 ? 16 : 4) &&
+      (channels != 4 || (unsigned long long)p.sw * (unsigned)p.sh >= 1920ull * 1080u / (unsigned)count)) {
     JET__TRY(jet__builtin_path(src[0]->h.ctx, &jet__images_resize, &path, fn));
     if (path != JET_KERNEL_PATH_PTX) {
       snprintf(name, sizeof name, "jet_resize_%s_up32_linear", kind);

@@ -385,6 +385,10 @@ TEST(gpu_resize_batch_uniform_layouts) {
         for (int m = JET_INTERP_NEAREST; m <= JET_INTERP_LINEAR; m++)
           CHECK(rs_batch(ctx, st, upf[f], up[i + ((mode + f + m) & 1)], (jet_interp)m,
                          (mode + f + m) & 1 ? JET_IMAGE_BATCH_MAX : 4, mode) == 0);
+  /* RGBA8 bilinear by 3/2: 16 pairs of 642x362 are over the 1920x1080
+   * source pixels a launch from which the x3/2 walk takes it */
+  for (int mode = 0; mode < 3; mode++)
+    CHECK(rs_batch(ctx, st, JET_FORMAT_RGBA8, up[2], JET_INTERP_LINEAR, JET_IMAGE_BATCH_MAX, mode) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;

@@ -266,7 +266,9 @@ TEST(gpu_resize_enlarge_paths) {
        * ending in a partial unit or group, a second tile of blocks) */
       {4, 2, 8, 4}, {6, 1, 12, 2}, {11, 4, 22, 8}, {257, 9, 514, 18}, {961, 541, 1922, 1082},
       /* factor 3/2 on both axes (bilinear GRAYF32 into 16-byte aligned
-       * rows, GRAY8 and RGB8 between 4-byte aligned ones: the x3/2 walks,
+       * rows, GRAY8 and RGB8 between 4-byte aligned ones, RGBA8 into 16-byte
+       * aligned rows from 1920x1080 source pixels up, gpu_resize_rgba8_up32:
+       * the x3/2 walks,
        * whose inner threads load whole words and edge threads bytes): 4
        * destination columns a thread in 3 phases,
        * the last thread's 1 to 3 where dw % 4 != 0, pairs of source rows,
@@ -285,6 +287,28 @@ TEST(gpu_resize_enlarge_paths) {
           if (cases[i][2] * cases[i][3] > 100000 && (f + (size_t)m + (size_t)which) % 2) continue;
           CHECK(resize_case(ctx, st, sweep_formats[f], cases[i], (jet_interp)m, which) == 0);
         }
+  CHECK_OK(jet_stream_destroy(st));
+  CHECK_OK(jet_context_destroy(ctx));
+  return 0;
+}
+
+/* RGBA8 bilinear by exactly 3/2 from frames of 1920x1080 source pixels up
+ * (the x3/2 walk, resize_up32<4>): destination widths with 0, 3 and 2
+ * columns in the last thread, in the layouts whose destination rows are
+ * 16-byte aligned (0, and 3 where the packed row is) and in the shifted one
+ * (4: the general walk); each against the reference byte for byte. */
+TEST(gpu_resize_rgba8_up32) {
+  REQUIRE_GPU();
+  jet_context ctx;
+  CHECK_OK(jt_context(&ctx, 0));
+  jet_stream st;
+  CHECK_OK(jet_stream_create(ctx, NULL, &st));
+  static const int cases[][4] = {{1922, 1082, 2883, 1623}, {1924, 1090, 2886, 1635}, {2560, 1440, 3840, 2160}};
+  static const int layouts[] = {0, 3, 4};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+      CHECK(resize_case(ctx, st, i % 2 ? JET_FORMAT_BGRA8 : JET_FORMAT_RGBA8, cases[i], JET_INTERP_LINEAR,
+                        layouts[l]) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
   return 0;
