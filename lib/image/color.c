@@ -5,7 +5,6 @@
  * launch it once for the whole batch.
  */
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "image_internal.h"
@@ -127,11 +126,17 @@ static const char *const kernel_names[SK_G + 1][DK_P420 + 1] = {
     [SK_G] = {[DK_C4] = "jet_cc_g_c4", [DK_C3] = "jet_cc_g_c3"},
 };
 
-/* Kernel and arguments for @count pairs of one shape that
- * jet__image_formats_fit accepted. */
+/* The 16-pixel kernels of GRAY8 destinations (color.cu: cc_gray16), by
+ * source kind; every GRAY8 destination's source is packed (one plane read). */
+static const char *const gray16_names[SK_G + 1] = {
+    [SK_Y420] = "jet_cc_y420_g16", [SK_P422] = "jet_cc_p422_g16", [SK_C3] = "jet_cc_c3_g16",
+    [SK_C4] = "jet_cc_c4_g16"};
+
+/* Kernel, its pixels per thread and row, and arguments for @count pairs of
+ * one shape that jet__image_formats_fit accepted. */
 static jet_status plan(const jet_image *srcs, const jet_image *dsts, int count,
                        jet_color_matrix matrix, jet_color_range range, jet__cc_args *a,
-                       const char **kernel, int *rows_per_thread, const char *fn) {
+                       const char **kernel, int *px, int *rows_per_thread, const char *fn) {
   const struct jet_image_s *src = srcs[0], *dst = dsts[0];
   const jet_format sf = src->layout.format, df = dst->layout.format;
   dst_kind dk;
@@ -165,6 +170,7 @@ static jet_status plan(const jet_image *srcs, const jet_image *dsts, int count,
   a->height = src->layout.height;
   a->count = count;
   a->vec = 1; /* one path for the whole launch: vector accesses only where every pair allows them */
+  int rows16 = 1; /* every pair's plane 0 rows 16-byte aligned on both sides */
   for (int n = 0; n < count; n++) {
     jet__cc_planes *im = &a->img[n];
     for (int i = 0; i < srcs[n]->layout.planes; i++) {
@@ -176,6 +182,16 @@ static jet_status plan(const jet_image *srcs, const jet_image *dsts, int count,
       im->dpitch[i] = dsts[n]->layout.plane[i].pitch;
     }
     a->vec &= src_aligned(srcs[n], sk) && dst_aligned(dsts[n], dk);
+    rows16 &= ((uintptr_t)im->src[0] | im->spitch[0] | (uintptr_t)im->dst[0] | im->dpitch[0]) % 16 == 0;
+  }
+  /* GRAY8 destinations with those rows: the 16-pixel kernels. H200 A/B
+   * against the 4-pixel ones, 720p to 4K: NV12/I420 0.84-0.95 of the time
+   * (1440p 1.13 -> 0.98x copy), YUYV/UYVY 0.91-0.99, RGB8 0.91-0.99, RGBA8
+   * 0.97-1.00. */
+  *px = 4;
+  if (!JET_COMPACT_KERNELS && dk == DK_G && rows16) {
+    *kernel = gray16_names[sk];
+    *px = 16;
   }
 
   const cc_row *c = &cc_rows[2 * (matrix == JET_COLOR_BT709) + (range == JET_COLOR_RANGE_FULL)];
@@ -262,33 +278,15 @@ static jet_status convert(jet_stream stream, const jet_image *src, const jet_ima
                       (int)range);
   jet__cc_args a;
   const char *name;
-  int rows_per_thread = 1;
-  JET__TRY(plan(src, dst, count, matrix, range, &a, &name, &rows_per_thread, fn));
+  int px = 4, rows_per_thread = 1;
+  JET__TRY(plan(src, dst, count, matrix, range, &a, &name, &px, &rows_per_thread, fn));
 
-  /* GRAY8 destinations (their sources are packed: one plane read) where
-   * every pair's plane 0 rows are 16-byte aligned: the 16-pixel kernels
-   * (color.cu: cc_gray16). H200 A/B against the 4-pixel ones, 720p to 4K:
-   * NV12/I420 0.84-0.95 of the time (1440p 1.13 -> 0.98x copy), YUYV/UYVY
-   * 0.91-0.99, RGB8 0.91-0.99, RGBA8 0.97-1.00. */
-  char wide_name[32];
-  unsigned px = 4;
-  if (!JET_COMPACT_KERNELS && dst[0]->layout.format == JET_FORMAT_GRAY8) {
-    int ok = 1;
-    for (int n = 0; n < count && ok; n++)
-      ok = ((uintptr_t)src[n]->plane[0] | src[n]->layout.plane[0].pitch | (uintptr_t)dst[n]->plane[0] |
-            dst[n]->layout.plane[0].pitch) % 16 == 0;
-    if (ok) {
-      snprintf(wide_name, sizeof wide_name, "%s16", name);
-      name = wide_name;
-      px = 16;
-    }
-  }
   /* px pixels per thread and row; the kernel loops over rows beyond grid.y.
    * About CC_WAVES full waves of blocks over the whole batch, every thread
    * running the same number of row groups: the loop amortises each thread's
    * setup (pointers, coefficients), and the balanced count keeps the last
    * wave full. grid.z is the pair of the batch. */
-  unsigned long long groups = ((unsigned long long)a.width + px - 1) / px;
+  unsigned long long groups = ((unsigned long long)a.width + (unsigned)px - 1) / (unsigned)px;
   unsigned long long rows = (unsigned long long)a.height / (unsigned)rows_per_thread;
   unsigned long long gx = (groups + CC_BLOCK_X - 1) / CC_BLOCK_X;
   unsigned long long gy = (rows + CC_BLOCK_Y - 1) / CC_BLOCK_Y;
