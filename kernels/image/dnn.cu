@@ -156,6 +156,68 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__d
   }
 }
 
+/* NV12 content of exactly half the source's width (sw = 2 * cw, ox even;
+ * the launcher checks both, and 4-byte aligned planes): pixel x's column
+ * taps are source columns 2(x - ox) and 2(x - ox) + 1, at weight 1/2 each,
+ * and share one chroma sample, so a row's four Y taps of the pair are one
+ * 4-byte load and their two U,V pairs another. The Q22 sum is
+ * 2^10 * (wy * (t00 + t01) + ay * (t10 + t11)), the same integer as
+ * nv12_pair's four products (ax = 2^10). V2: the rows halve too (sh = 2 *
+ * ch; wy = ay = 2^10), and rows y0 and y0 + 1 share a chroma row, whose
+ * chroma terms serve both. A padded pixel of the pair (dnn(): x0[1] ==
+ * x0[0]) loads its neighbour's 2 bytes. (Sharing the chroma terms where
+ * a warp's y0 is even without V2 took 1% off at most: not kept.) */
+template <bool V2>
+__device__ __forceinline__ void nv12_half(const jet__dnn_shared &p, const jet__dnn_image &im,
+                                          const int *x0, int y0, u32 ay, float *out) {
+  const int y1 = min(y0 + 1, p.sh - 1);
+  const u8 *r[2] = {im.src0 + (u64)y0 * im.src0_pitch, im.src0 + (u64)y1 * im.src0_pitch};
+  const u8 *c[2] = {im.src1 + (u64)(y0 >> 1) * im.src1_pitch, im.src1 + (u64)(y1 >> 1) * im.src1_pitch};
+  constexpr int CR = V2 ? 1 : 2; /* chroma rows */
+  const bool both = x0[1] == x0[0] + 2;
+  u32 Y[2], UV[2];
+  if (both) {
+#pragma unroll
+    for (int k = 0; k < 2; k++) Y[k] = __ldg((const u32 *)(r[k] + x0[0]));
+#pragma unroll
+    for (int k = 0; k < CR; k++) UV[k] = __ldg((const u32 *)(c[k] + x0[0]));
+  } else {
+#pragma unroll
+    for (int k = 0; k < 2; k++) Y[k] = __ldg((const u16 *)(r[k] + x0[0])) * 0x10001u;
+#pragma unroll
+    for (int k = 0; k < CR; k++) UV[k] = __ldg((const u16 *)(c[k] + x0[0])) * 0x10001u;
+  }
+#pragma unroll
+  for (int px = 0; px < 2; px++) {
+    int kc[CR][3]; /* chroma terms of R, G, B */
+#pragma unroll
+    for (int k = 0; k < CR; k++) {
+      const u32 uv = UV[k] >> (16 * px);
+      const int u = (int)(uv & 255u), v = (int)((uv >> 8) & 255u);
+      kc[k][0] = p.crv * v + p.kr;
+      kc[k][1] = p.kg - p.cgu * u - p.cgv * v;
+      kc[k][2] = p.cbu * u + p.kb;
+    }
+    u32 s[2][3]; /* per row and channel: the two column taps' sum */
+#pragma unroll
+    for (int row = 0; row < 2; row++) {
+      const int ya = p.cy * (int)((Y[row] >> (16 * px)) & 255u);
+      const int yb = p.cy * (int)((Y[row] >> (16 * px + 8)) & 255u);
+#pragma unroll
+      for (int ch = 0; ch < 3; ch++) {
+        const int k = kc[V2 ? 0 : row][ch];
+        s[row][ch] = clamp_shift(ya, k) + clamp_shift(yb, k);
+      }
+    }
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++) {
+      const u32 acc = V2 ? (s[0][ch] + s[1][ch]) << 20
+                         : ((JET_RESIZE_ONE - ay) * s[0][ch] + ay * s[1][ch]) << 10;
+      out[3 * px + ch] = normalise(acc, p.scale[ch], p.bias[ch]);
+    }
+  }
+}
+
 /* RGBA8 taps of two pixels, as nv12_pair; alpha is ignored. VEC: one 4-byte
  * load per tap (the launcher checked the alignment). */
 template <bool VEC, int TAPS>
@@ -183,16 +245,32 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
       if (!Y1) W[1][k] = __ldg(q1) | ((u32)__ldg(q1 + 1) << 8) | ((u32)__ldg(q1 + 2) << 16);
     }
   }
+  /* The Q22 sum in color_coeffs.h's nesting, the same integer as the four
+   * products of weights(): each inner sum (Q11 weights of two taps' bytes)
+   * is one DP2A on the taps' bytes of a channel paired by one PRMT (R and G
+   * in one word, B in another) */
 #pragma unroll
   for (int px = 0; px < 2; px++) {
-    u32 w[4], acc[3] = {0u, 0u, 0u};
-    weights(ax[px], ay, w);
+    u32 acc[3];
+    if constexpr (TAPS == 1) {
 #pragma unroll
-    for (int j = 0; j < 4; j++) {
-      if ((X1 && (j & 1)) || (Y1 && j >= 2)) continue;
-      const u32 t = W[j >> 1][2 * px + (j & 1)];
+      for (int c = 0; c < 3; c++) acc[c] = ((W[0][2 * px] >> (8 * c)) & 255u) << (2 * JET_RESIZE_FRAC_BITS);
+    } else {
+      /* pairs of taps: across (00 and 01, 10 and 11), or down (00 and 10) */
+      const int rows = TAPS == 4 ? 2 : 1;
+      const u32 f = TAPS == 4 ? ax[px] : ay, wf = (JET_RESIZE_ONE - f) | (f << 16);
+      u32 h[2][3];
 #pragma unroll
-      for (int c = 0; c < 3; c++) acc[c] += w[j] * ((t >> (8 * c)) & 255u);
+      for (int r = 0; r < rows; r++) {
+        const u32 t0 = W[r][2 * px], t1 = TAPS == 4 ? W[r][2 * px + 1] : W[1][2 * px];
+        const u32 rg = __byte_perm(t0, t1, 0x5140), b = __byte_perm(t0, t1, 0x0062);
+        h[r][0] = __dp2a_lo(wf, rg, 0u);
+        h[r][1] = __dp2a_hi(wf, rg, 0u);
+        h[r][2] = __dp2a_lo(wf, b, 0u);
+      }
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        acc[c] = TAPS == 4 ? (JET_RESIZE_ONE - ay) * h[0][c] + ay * h[1][c] : h[0][c] << JET_RESIZE_FRAC_BITS;
     }
 #pragma unroll
     for (int c = 0; c < 3; c++) out[3 * px + c] = normalise(acc[c], p.scale[c], p.bias[c]);
@@ -204,12 +282,18 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
  * pixels, other RGBA8. */
 enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
 
-/* The taps and sums of a pixel pair, by source path; TAPS: 4, or 2 (every
- * column centre on a source column: taps 00 and 10), or 1 (tap 00 alone) */
+/* Tap sets: 4, or 2 (every column centre on a source column: taps 00 and
+ * 10), or 1 (tap 00 alone); HALF_X, HALF_XY: NV12 content of half the
+ * source's width, or width and height (nv12_half). */
+enum { TAPS_HALF_X = 5, TAPS_HALF_XY = 6 };
+
+/* The taps and sums of a pixel pair, by source path and tap set */
 template <int SRC, int TAPS>
 __device__ __forceinline__ void pair_taps(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay, float *out) {
-  if (SRC == SRC_NV12_UV16)
+  if (TAPS >= TAPS_HALF_X)
+    nv12_half<TAPS == TAPS_HALF_XY>(p, im, x0, y0, ay, out);
+  else if (SRC == SRC_NV12_UV16)
     nv12_pair<true, TAPS>(p, im, x0, ax, y0, ay, out);
   else if (SRC == SRC_NV12)
     nv12_pair<false, TAPS>(p, im, x0, ax, y0, ay, out);
@@ -333,4 +417,11 @@ DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32, 4)
 #ifndef JET_COMPACT_KERNELS
 DNN_ALIGNED(_t1, 1)
 DNN_ALIGNED(_tx, 2)
+/* NV12 content of half the source's width ("_hx"), or width and height
+ * ("_hxy"): nv12_half; the launcher checks ox even and 4-byte aligned Y and
+ * chroma planes. */
+DNN_KERNEL(jet_dnn_nv12_f32_hx, SRC_NV12_UV16, false, 32, TAPS_HALF_X)
+DNN_KERNEL(jet_dnn_nv12_f16_hx, SRC_NV12_UV16, true, 32, TAPS_HALF_X)
+DNN_KERNEL(jet_dnn_nv12_f32_hxy, SRC_NV12_UV16, false, 32, TAPS_HALF_XY)
+DNN_KERNEL(jet_dnn_nv12_f16_hxy, SRC_NV12_UV16, true, 32, TAPS_HALF_XY)
 #endif

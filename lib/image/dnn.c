@@ -81,7 +81,7 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   jet__dnn_kparams k;
   memset(&k, 0, sizeof k);
   const int nv12 = sl->format == JET_FORMAT_NV12, f16 = dl->format == JET_FORMAT_RGBF16P;
-  int src_vec = 1;
+  int src_vec = 1, src4 = 1; /* src4: every source plane's pointer and pitch 4-byte aligned */
   k.s.dst_vec = 1;
   const size_t dst_align = (size_t)dl->elem_size * JET_DNN_PX;
   for (int i = 0; i < count; i++) {
@@ -94,6 +94,7 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
       im->src1 = src[i]->plane[1];
       im->src1_pitch = il->plane[1].pitch;
       src_vec &= (uintptr_t)im->src1 % 2 == 0 && im->src1_pitch % 2 == 0;
+      src4 &= ((uintptr_t)im->src0 | im->src0_pitch | (uintptr_t)im->src1 | im->src1_pitch) % 4 == 0;
     } else {
       src_vec &= (uintptr_t)im->src0 % 4 == 0 && im->src0_pitch % 4 == 0;
     }
@@ -148,6 +149,11 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   const int cols_on = !JET_COMPACT_KERNELS && src_vec && jet__centres_on_source(k.s.sw, k.s.cw);
   const int rows_on = jet__centres_on_source(k.s.sh, k.s.ch);
   const char *taps = cols_on && rows_on ? "_t1" : cols_on ? "_tx" : "";
+  /* NV12 content of half the source's width, starting on an even column
+   * (4-byte loads of the two pixels' taps, one chroma sample a pixel), and
+   * of half its height too (one chroma row): dnn.cu's nv12_half */
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && k.s.sw == 2 * k.s.cw && k.s.ox % 2 == 0)
+    taps = k.s.sh == 2 * k.s.ch ? "_hxy" : "_hx";
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
   JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));

@@ -146,6 +146,19 @@ static int dnn_format(jet_format f) {
   /* stretched to a square: columns on source columns (1 and 3 across), rows not */
   CHECK(dnn_case(ctx, st, f, 1280, 720, 1280, 1280, 0, 0, 1) == 0);
   CHECK(dnn_case(ctx, st, f, 3840, 2160, 1280, 1280, 0, 1, 2) == 0);
+  /* content of half the source's width (NV12: one 4-byte load for a pixel
+   * pair's taps of a row, dnn.cu's nv12_half), with the height halved or
+   * not, content starting on an even column (with padded columns, an odd
+   * content width and an odd destination width) or an odd one (the general
+   * path), in every layout */
+  static const int half_pairs[][5] = {{20, 12, 10, 6, 0},          {20, 12, 10, 9, 0},
+                                      {22, 12, 15, 6, 1},          {20, 12, 13, 6, 1},
+                                      {20, 12, 14, 10, 1},         {2560, 1440, 1280, 1280, 0},
+                                      {2560, 1440, 1280, 1280, 1}, {1280, 720, 640, 640, 1}};
+  for (size_t i = 0; i < sizeof half_pairs / sizeof half_pairs[0]; i++)
+    for (int which = 0; which < 3; which++)
+      CHECK(dnn_case(ctx, st, f, half_pairs[i][0], half_pairs[i][1], half_pairs[i][2],
+                     half_pairs[i][3], half_pairs[i][4], (int)(i + which) & 1, which) == 0);
   /* the benchmark's letterbox, and ratios whose row pairs do and do not
    * share a chroma row, in every layout */
   for (int which = 0; which < 3; which++) {
@@ -319,6 +332,9 @@ static int dnn_batches(jet_format f) {
   /* four cameras to the network input, and a full batch */
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 4, 1920, 1080, 640, 640, 1) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 4, 1280, 720, 640, 640, 1) == 0);
+  /* two aligned frames (created, padded): NV12 takes the half-width path */
+  CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 2, 1280, 720, 640, 640, 1) == 0);
+  CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 2, 2560, 1440, 1280, 1280, 0) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, JET_IMAGE_BATCH_MAX, 64, 36, 33, 31, 1) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
