@@ -156,17 +156,19 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__d
   }
 }
 
-/* NV12 content of exactly half the source's width (sw = 2 * cw, ox even;
- * the launcher checks both, and 4-byte aligned planes): pixel x's column
- * taps are source columns 2(x - ox) and 2(x - ox) + 1, at weight 1/2 each,
- * and share one chroma sample, so a row's four Y taps of the pair are one
- * 4-byte load and their two U,V pairs another. The Q22 sum is
+/* NV12 content whose every column centre lies halfway between source
+ * columns 2j and 2j + 1 (sw = k * cw, k = 2 mod 4: centre kx + k/2 - 1/2;
+ * the launcher checks it, and 4-byte aligned planes): a pixel's two column
+ * taps, at weight 1/2 each, are 2 adjacent Y bytes and share one chroma
+ * sample. Where the pair's taps are 4 adjacent, 4-byte aligned bytes (k = 2,
+ * ox even) a row's Y taps of the pair are one 4-byte load and their two
+ * U,V pairs another; else 2-byte loads a pixel. The Q22 sum is
  * 2^10 * (wy * (t00 + t01) + ay * (t10 + t11)), the same integer as
- * nv12_pair's four products (ax = 2^10). V2: the rows halve too (sh = 2 *
- * ch; wy = ay = 2^10), and rows y0 and y0 + 1 share a chroma row, whose
- * chroma terms serve both. A padded pixel of the pair (dnn(): x0[1] ==
- * x0[0]) loads its neighbour's 2 bytes. (Sharing the chroma terms where
- * a warp's y0 is even without V2 took 1% off at most: not kept.) */
+ * nv12_pair's four products (ax = 2^10). V2: the rows are so too (sh = k *
+ * ch, k = 2 mod 4; wy = ay = 2^10), and rows y0 and y0 + 1 share a chroma
+ * row, whose chroma terms serve both. A padded pixel of the pair (dnn():
+ * x0[1] == x0[0]) loads its neighbour's bytes. (Sharing the chroma terms
+ * where a warp's y0 is even without V2 took 1% off at most: not kept.) */
 template <bool V2>
 __device__ __forceinline__ void nv12_half(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, int y0, u32 ay, float *out) {
@@ -174,7 +176,7 @@ __device__ __forceinline__ void nv12_half(const jet__dnn_shared &p, const jet__d
   const u8 *r[2] = {im.src0 + (u64)y0 * im.src0_pitch, im.src0 + (u64)y1 * im.src0_pitch};
   const u8 *c[2] = {im.src1 + (u64)(y0 >> 1) * im.src1_pitch, im.src1 + (u64)(y1 >> 1) * im.src1_pitch};
   constexpr int CR = V2 ? 1 : 2; /* chroma rows */
-  const bool both = x0[1] == x0[0] + 2;
+  const bool both = x0[1] == x0[0] + 2 && (x0[0] & 3) == 0;
   u32 Y[2], UV[2];
   if (both) {
 #pragma unroll
@@ -183,9 +185,11 @@ __device__ __forceinline__ void nv12_half(const jet__dnn_shared &p, const jet__d
     for (int k = 0; k < CR; k++) UV[k] = __ldg((const u32 *)(c[k] + x0[0]));
   } else {
 #pragma unroll
-    for (int k = 0; k < 2; k++) Y[k] = __ldg((const u16 *)(r[k] + x0[0])) * 0x10001u;
+    for (int k = 0; k < 2; k++)
+      Y[k] = __ldg((const u16 *)(r[k] + x0[0])) | ((u32)__ldg((const u16 *)(r[k] + x0[1])) << 16);
 #pragma unroll
-    for (int k = 0; k < CR; k++) UV[k] = __ldg((const u16 *)(c[k] + x0[0])) * 0x10001u;
+    for (int k = 0; k < CR; k++)
+      UV[k] = __ldg((const u16 *)(c[k] + x0[0])) | ((u32)__ldg((const u16 *)(c[k] + x0[1])) << 16);
   }
 #pragma unroll
   for (int px = 0; px < 2; px++) {
@@ -283,8 +287,9 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
 enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
 
 /* Tap sets: 4, or 2 (every column centre on a source column: taps 00 and
- * 10), or 1 (tap 00 alone); HALF_X, HALF_XY: NV12 content of half the
- * source's width, or width and height (nv12_half). */
+ * 10), or 1 (tap 00 alone); HALF_X, HALF_XY: NV12 whose column centres, or
+ * column and row centres, lie halfway between an even source column (row)
+ * and the next (nv12_half). */
 enum { TAPS_HALF_X = 5, TAPS_HALF_XY = 6 };
 
 /* The taps and sums of a pixel pair, by source path and tap set */
@@ -417,9 +422,9 @@ DNN_KERNEL(jet_dnn_rgba8_odd_f16, SRC_RGBA8, true, 32, 4)
 #ifndef JET_COMPACT_KERNELS
 DNN_ALIGNED(_t1, 1)
 DNN_ALIGNED(_tx, 2)
-/* NV12 content of half the source's width ("_hx"), or width and height
- * ("_hxy"): nv12_half; the launcher checks ox even and 4-byte aligned Y and
- * chroma planes. */
+/* NV12 column centres ("_hx"), or column and row centres ("_hxy"), halfway
+ * between an even source column (row) and the next: nv12_half; the
+ * launcher checks the factors and 4-byte aligned Y and chroma planes. */
 DNN_KERNEL(jet_dnn_nv12_f32_hx, SRC_NV12_UV16, false, 32, TAPS_HALF_X)
 DNN_KERNEL(jet_dnn_nv12_f16_hx, SRC_NV12_UV16, true, 32, TAPS_HALF_X)
 DNN_KERNEL(jet_dnn_nv12_f32_hxy, SRC_NV12_UV16, false, 32, TAPS_HALF_XY)

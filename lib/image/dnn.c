@@ -63,6 +63,11 @@ _Static_assert(sizeof(jet__dnn_kparams) <= 4096, "kernel parameters stay under 4
 _Static_assert(offsetof(jet__dnn_kparams, img) == 128 && sizeof(jet__dnn_image) == 80,
                "dnn.cu's one-image entries read the first 208 bytes");
 
+/* Source size @s = k * @d with k = 2 mod 4: destination centre x maps to
+ * k * x + k/2 - 1/2 (color_coeffs.h's bilinear rule), halfway between the
+ * even source index k * x + k/2 - 1 and the next. */
+static int halfway_even(int s, int d) { return s % d == 0 && (s / d) % 4 == 2; }
+
 /* One launch for @count checked pairs of one source and one destination shape. */
 static jet_status launch(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
                          const jet_dnn_params *p, const char *fn) {
@@ -149,11 +154,11 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   const int cols_on = !JET_COMPACT_KERNELS && src_vec && jet__centres_on_source(k.s.sw, k.s.cw);
   const int rows_on = jet__centres_on_source(k.s.sh, k.s.ch);
   const char *taps = cols_on && rows_on ? "_t1" : cols_on ? "_tx" : "";
-  /* NV12 content of half the source's width, starting on an even column
-   * (4-byte loads of the two pixels' taps, one chroma sample a pixel), and
-   * of half its height too (one chroma row): dnn.cu's nv12_half */
-  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && k.s.sw == 2 * k.s.cw && k.s.ox % 2 == 0)
-    taps = k.s.sh == 2 * k.s.ch ? "_hxy" : "_hx";
+  /* NV12 whose column centres lie halfway between an even source column
+   * and the next (one chroma sample a pixel, 2 adjacent Y bytes), and whose
+   * row centres may too (one chroma row): dnn.cu's nv12_half */
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && halfway_even(k.s.sw, k.s.cw))
+    taps = halfway_even(k.s.sh, k.s.ch) ? "_hxy" : "_hx";
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
   JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));
