@@ -318,9 +318,22 @@ struct dnn_args {
 static_assert(sizeof(dnn_args<JET_DNN_BATCH_MAX>) == sizeof(jet__dnn_kparams) && sizeof(dnn_args<1>) == 208,
               "dnn_args is a prefix of jet__dnn_kparams");
 
+/* Source column or row of destination index @d inside content [o, o + cn)
+ * of a source of sn (bilinear, color_coeffs.h), and its Q11 fraction; -1
+ * outside. */
+__device__ __forceinline__ void content_coord(int d, int o, int cn, int sn, u32 inv, int &s, int &f) {
+  s = -1;
+  f = 0;
+  if (d >= o && d < o + cn) {
+    if (coord_fit32(cn, sn))
+      lin_coord_inv(d - o, cn, sn, inv, s, f);
+    else
+      lin_coord(d - o, cn, sn, false, s, f);
+  }
+}
+
 template <int SRC, bool F16, int TAPS, int NB>
 __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
-  __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
   const jet__dnn_shared &p = a.s;
   /* blockIdx.z is 0 in a one-image launch; indexing by it there too keeps
    * the batch entry's register allocation (index 0 spilled 4 bytes on sm_90) */
@@ -328,34 +341,57 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   u32 tile_x, tile_y;
   grid_tile(blockIdx.x, p.tiles_x, p.tiles_inv, tile_x, tile_y);
   const int bx = (int)tile_x * TW, by = (int)tile_y * TY;
-  const int tid = threadIdx.y * TX + threadIdx.x;
-  /* -1 marks columns and rows outside the content rectangle (and the image) */
-  if (tid < TW + TY) {
-    const int col = tid < TW;
-    const int d = col ? bx + tid : by + (tid - TW);
-    const int o = col ? p.ox : p.oy, cn = col ? p.cw : p.ch, sn = col ? p.sw : p.sh;
-    int s = -1, f = 0;
-    if (d >= o && d < o + cn) {
-      if (coord_fit32(cn, sn))
-        lin_coord_inv(d - o, cn, sn, col ? p.inv_cw : p.inv_ch, s, f);
-      else
-        lin_coord(d - o, cn, sn, false, s, f);
+  /* the pair's first pixel, its source columns and row (-1 outside the
+   * content rectangle and the image), and their fractions */
+  int x, y, x0[2], y0;
+  u32 ax[2] = {0u, 0u}, ay = 0u;
+  if constexpr (TAPS == TAPS_HALF_XY) {
+    x = bx + (int)threadIdx.x * PX;
+    y = by + (int)threadIdx.y;
+    /* nv12_half with the rows halfway too: columns at factor kx, centres
+     * kx * d + kx/2 - 1/2, on the even column kx * d + kx/2 - 1 (the
+     * fraction 1/2 is implied), rows likewise at ky, computed in each
+     * thread: no shared memory, no barrier. (Rows by the bilinear rule in
+     * each thread for "_hx" took 1.02-1.04 of the shared-memory time.) */
+    if (x >= p.dw || y >= p.dh) return;
+    const int kx = p.half_k & 0xffff, ky = p.half_k >> 16;
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+      const int d = x + k - p.ox;
+      x0[k] = d >= 0 && d < p.cw ? kx * d + (kx >> 1) - 1 : -1;
     }
-    if (col) {
-      xs[tid] = s;
-      xa[tid] = f;
-    } else {
-      ys[tid - TW] = s;
-      ya[tid - TW] = f;
+    const int d = y - p.oy;
+    y0 = d >= 0 && d < p.ch ? ky * d + (ky >> 1) - 1 : -1;
+  } else {
+    __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
+    const int tid = threadIdx.y * TX + threadIdx.x;
+    if (tid < TW + TY) {
+      const int col = tid < TW;
+      int s, f;
+      content_coord(col ? bx + tid : by + (tid - TW), col ? p.ox : p.oy, col ? p.cw : p.ch,
+                    col ? p.sw : p.sh, col ? p.inv_cw : p.inv_ch, s, f);
+      if (col) {
+        xs[tid] = s;
+        xa[tid] = f;
+      } else {
+        ys[tid - TW] = s;
+        ya[tid - TW] = f;
+      }
     }
+    __syncthreads();
+    const int lx = threadIdx.x * PX;
+    x = bx + lx;
+    y = by + threadIdx.y;
+    if (x >= p.dw || y >= p.dh) return;
+    y0 = ys[threadIdx.y];
+    x0[0] = xs[lx];
+    x0[1] = xs[lx + 1];
+    ax[0] = (u32)xa[lx];
+    ax[1] = (u32)xa[lx + 1];
+    ay = (u32)ya[threadIdx.y];
   }
-  __syncthreads();
-  const int lx = threadIdx.x * PX, x = bx + lx, y = by + threadIdx.y;
-  if (x >= p.dw || y >= p.dh) return;
   const bool two = x + 1 < p.dw;
   float out[6];
-  const int y0 = ys[threadIdx.y];
-  int x0[2] = {xs[lx], xs[lx + 1]};
   if (y0 < 0 || (x0[0] < 0 && x0[1] < 0)) {
 #pragma unroll
     for (int c = 0; c < 3; c++) out[c] = out[3 + c] = p.pad[c];
@@ -364,8 +400,6 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     /* a padded pixel of the pair reads its neighbour's taps, then drops them */
     if (pad0) x0[0] = x0[1];
     if (pad1) x0[1] = x0[0];
-    const u32 ax[2] = {(u32)xa[lx], (u32)xa[lx + 1]};
-    const u32 ay = (u32)ya[threadIdx.y];
     pair_taps<SRC, TAPS>(p, im, x0, ax, y0, ay, out);
 #pragma unroll
     for (int c = 0; c < 3; c++) {

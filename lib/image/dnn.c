@@ -157,8 +157,11 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   /* NV12 whose column centres lie halfway between an even source column
    * and the next (one chroma sample a pixel, 2 adjacent Y bytes), and whose
    * row centres may too (one chroma row): dnn.cu's nv12_half */
-  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && halfway_even(k.s.sw, k.s.cw))
-    taps = halfway_even(k.s.sh, k.s.ch) ? "_hxy" : "_hx";
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && halfway_even(k.s.sw, k.s.cw)) {
+    const int v2 = halfway_even(k.s.sh, k.s.ch);
+    taps = v2 ? "_hxy" : "_hx";
+    if (v2) k.s.half_k = k.s.sw / k.s.cw | k.s.sh / k.s.ch << 16;
+  }
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
   JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));
