@@ -287,25 +287,29 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
 enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
 
 /* Tap sets: 4, or 2 (every column centre on a source column: taps 00 and
- * 10), or 1 (tap 00 alone); HALF_X, HALF_XY: NV12 whose column centres, or
- * column and row centres, lie halfway between an even source column (row)
- * and the next (nv12_half). */
+ * 10), or 1 (tap 00 alone); HALF_X: NV12 whose column centres lie halfway
+ * between an even source column and the next (nv12_half); HALF_XY: every
+ * column and row centre halfway between two source pixels, at factors kx
+ * and ky (jet__dnn_shared.half_k), the pair's coordinates computed in the
+ * thread (dnn()): NV12 with both centres on even ones (nv12_half), RGBA8
+ * with even factors (rgba_pair's four taps, ax = ay = 1/2). */
 enum { TAPS_HALF_X = 5, TAPS_HALF_XY = 6 };
 
 /* The taps and sums of a pixel pair, by source path and tap set */
 template <int SRC, int TAPS>
 __device__ __forceinline__ void pair_taps(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay, float *out) {
-  if (TAPS >= TAPS_HALF_X)
+  constexpr int T4 = TAPS >= TAPS_HALF_X ? 4 : TAPS;
+  if (SRC == SRC_NV12_UV16 && TAPS >= TAPS_HALF_X)
     nv12_half<TAPS == TAPS_HALF_XY>(p, im, x0, y0, ay, out);
   else if (SRC == SRC_NV12_UV16)
-    nv12_pair<true, TAPS>(p, im, x0, ax, y0, ay, out);
+    nv12_pair<true, T4>(p, im, x0, ax, y0, ay, out);
   else if (SRC == SRC_NV12)
-    nv12_pair<false, TAPS>(p, im, x0, ax, y0, ay, out);
+    nv12_pair<false, T4>(p, im, x0, ax, y0, ay, out);
   else if (SRC == SRC_RGBA8_VEC)
-    rgba_pair<true, TAPS>(p, im, x0, ax, y0, ay, out);
+    rgba_pair<true, T4>(p, im, x0, ax, y0, ay, out);
   else
-    rgba_pair<false, TAPS>(p, im, x0, ax, y0, ay, out);
+    rgba_pair<false, T4>(p, im, x0, ax, y0, ay, out);
 }
 
 /* A kernel's parameters: jet__dnn_kparams with room for NB images (16, or
@@ -348,11 +352,11 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   if constexpr (TAPS == TAPS_HALF_XY) {
     x = bx + (int)threadIdx.x * PX;
     y = by + (int)threadIdx.y;
-    /* nv12_half with the rows halfway too: columns at factor kx, centres
-     * kx * d + kx/2 - 1/2, on the even column kx * d + kx/2 - 1 (the
-     * fraction 1/2 is implied), rows likewise at ky, computed in each
-     * thread: no shared memory, no barrier. (Rows by the bilinear rule in
-     * each thread for "_hx" took 1.02-1.04 of the shared-memory time.) */
+    /* every centre halfway: columns at factor kx (even), centres
+     * kx * d + kx/2 - 1/2, taps kx * d + kx/2 - 1 and the next at 1/2 each,
+     * rows likewise at ky, computed in each thread: no shared memory, no
+     * barrier. (Rows by the bilinear rule in each thread for "_hx" took
+     * 1.02-1.04 of the shared-memory time.) */
     if (x >= p.dw || y >= p.dh) return;
     const int kx = p.half_k & 0xffff, ky = p.half_k >> 16;
 #pragma unroll
@@ -362,6 +366,7 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     }
     const int d = y - p.oy;
     y0 = d >= 0 && d < p.ch ? ky * d + (ky >> 1) - 1 : -1;
+    ax[0] = ax[1] = ay = JET_RESIZE_ONE / 2;
   } else {
     __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
     const int tid = threadIdx.y * TX + threadIdx.x;
@@ -458,9 +463,12 @@ DNN_ALIGNED(_t1, 1)
 DNN_ALIGNED(_tx, 2)
 /* NV12 column centres ("_hx"), or column and row centres ("_hxy"), halfway
  * between an even source column (row) and the next: nv12_half; the
- * launcher checks the factors and 4-byte aligned Y and chroma planes. */
+ * launcher checks the factors and 4-byte aligned Y and chroma planes. RGBA8
+ * at even factors across and down ("_hxy"). */
 DNN_KERNEL(jet_dnn_nv12_f32_hx, SRC_NV12_UV16, false, 32, TAPS_HALF_X)
 DNN_KERNEL(jet_dnn_nv12_f16_hx, SRC_NV12_UV16, true, 32, TAPS_HALF_X)
 DNN_KERNEL(jet_dnn_nv12_f32_hxy, SRC_NV12_UV16, false, 32, TAPS_HALF_XY)
 DNN_KERNEL(jet_dnn_nv12_f16_hxy, SRC_NV12_UV16, true, 32, TAPS_HALF_XY)
+DNN_KERNEL(jet_dnn_rgba8_f32_hxy, SRC_RGBA8_VEC, false, 32, TAPS_HALF_XY)
+DNN_KERNEL(jet_dnn_rgba8_f16_hxy, SRC_RGBA8_VEC, true, 32, TAPS_HALF_XY)
 #endif

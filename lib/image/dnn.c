@@ -65,8 +65,13 @@ _Static_assert(offsetof(jet__dnn_kparams, img) == 128 && sizeof(jet__dnn_image) 
 
 /* Source size @s = k * @d with k = 2 mod 4: destination centre x maps to
  * k * x + k/2 - 1/2 (color_coeffs.h's bilinear rule), halfway between the
- * even source index k * x + k/2 - 1 and the next. */
-static int halfway_even(int s, int d) { return s % d == 0 && (s / d) % 4 == 2; }
+ * even source index k * x + k/2 - 1 and the next; k below 2^15
+ * (jet__dnn_shared.half_k). */
+static int halfway_even(int s, int d) { return s % d == 0 && (s / d) % 4 == 2 && s / d < 32768; }
+
+/* Source size @s = k * @d with k even (the centres halfway between source
+ * pixels k * x + k/2 - 1 and the next), k below 2^15 (jet__dnn_shared.half_k). */
+static int even_factor(int s, int d) { return s % d == 0 && (s / d) % 2 == 0 && s / d < 32768; }
 
 /* One launch for @count checked pairs of one source and one destination shape. */
 static jet_status launch(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
@@ -160,7 +165,14 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && halfway_even(k.s.sw, k.s.cw)) {
     const int v2 = halfway_even(k.s.sh, k.s.ch);
     taps = v2 ? "_hxy" : "_hx";
-    if (v2) k.s.half_k = k.s.sw / k.s.cw | k.s.sh / k.s.ch << 16;
+    if (v2) k.s.half_k = (k.s.sw / k.s.cw) | ((k.s.sh / k.s.ch) << 16);
+  }
+  /* RGBA8 at even factors both ways: every centre halfway between two
+   * source pixels, the coordinates computed in each thread (dnn.cu) */
+  if (!JET_COMPACT_KERNELS && !nv12 && src_vec && even_factor(k.s.sw, k.s.cw) &&
+      even_factor(k.s.sh, k.s.ch)) {
+    taps = "_hxy";
+    k.s.half_k = (k.s.sw / k.s.cw) | ((k.s.sh / k.s.ch) << 16);
   }
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */

@@ -146,17 +146,20 @@ static int dnn_format(jet_format f) {
   /* stretched to a square: columns on source columns (1 and 3 across), rows not */
   CHECK(dnn_case(ctx, st, f, 1280, 720, 1280, 1280, 0, 0, 1) == 0);
   CHECK(dnn_case(ctx, st, f, 3840, 2160, 1280, 1280, 0, 1, 2) == 0);
-  /* NV12 column centres halfway between an even source column and the
-   * next (dnn.cu's nv12_half: factors 2, 6, 10), with the rows so too or
-   * not: factor 2 from an even ox (a pixel pair's taps in one 4-byte load;
-   * with padded columns, an odd content width and an odd destination width)
-   * and an odd one, factors 6 and 10 (2-byte loads a pixel), and factor 4
-   * (the general path), in every layout */
+  /* Centres halfway between two source pixels. NV12 column centres
+   * halfway between an even source column and the next (dnn.cu's
+   * nv12_half: factors 2, 6, 10), with the rows so too or not: factor 2
+   * from an even ox (a pixel pair's taps in one 4-byte load; with padded
+   * columns, an odd content width and an odd destination width) and an odd
+   * one, factors 6 and 10 (2-byte loads a pixel), and factor 4 (the general
+   * path). RGBA8 at even factors both ways (2, 4, 6: coordinates computed
+   * in each thread), and not. In every layout. */
   static const int half_pairs[][5] = {
       {20, 12, 10, 6, 0},  {20, 12, 10, 9, 0},    {22, 12, 15, 6, 1},          {20, 12, 13, 6, 1},
       {20, 12, 14, 10, 1}, {60, 12, 10, 6, 0},    {60, 36, 10, 9, 0},          {100, 20, 10, 4, 0},
       {40, 12, 10, 6, 0},  {1280, 720, 640, 640, 1}, {2560, 1440, 1280, 1280, 0}, {2560, 1440, 1280, 1280, 1},
-      {3840, 2160, 640, 640, 0}, {3840, 2160, 640, 640, 1}};
+      {3840, 2160, 640, 640, 0}, {3840, 2160, 640, 640, 1}, {2560, 1440, 640, 640, 1},
+      {40, 24, 10, 6, 1}};
   for (size_t i = 0; i < sizeof half_pairs / sizeof half_pairs[0]; i++)
     for (int which = 0; which < 3; which++)
       CHECK(dnn_case(ctx, st, f, half_pairs[i][0], half_pairs[i][1], half_pairs[i][2],
