@@ -290,7 +290,7 @@ enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
  * 10), or 1 (tap 00 alone); HALF_X: NV12 whose column centres lie halfway
  * between an even source column and the next (nv12_half); HALF_XY: every
  * column and row centre halfway between two source pixels, at factors kx
- * and ky (jet__dnn_shared.half_k), the pair's coordinates computed in the
+ * and ky (jet__dnn_shared.kxy), the pair's coordinates computed in the
  * thread (dnn()): NV12 with both centres on even ones (nv12_half), RGBA8
  * with even factors (rgba_pair's four taps, ax = ay = 1/2). */
 enum { TAPS_HALF_X = 5, TAPS_HALF_XY = 6 };
@@ -349,24 +349,27 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
    * content rectangle and the image), and their fractions */
   int x, y, x0[2], y0;
   u32 ax[2] = {0u, 0u}, ay = 0u;
-  if constexpr (TAPS == TAPS_HALF_XY) {
+  if constexpr (TAPS == TAPS_HALF_XY || TAPS == 1) {
     x = bx + (int)threadIdx.x * PX;
     y = by + (int)threadIdx.y;
-    /* every centre halfway: columns at factor kx (even), centres
-     * kx * d + kx/2 - 1/2, taps kx * d + kx/2 - 1 and the next at 1/2 each,
-     * rows likewise at ky, computed in each thread: no shared memory, no
-     * barrier. (Rows by the bilinear rule in each thread for "_hx" took
-     * 1.02-1.04 of the shared-memory time.) */
+    /* integer factors kx and ky both ways: the centre of column d is
+     * kx * d + kx/2 - 1/2, which is source column kx * d + (kx - 1) / 2
+     * for odd kx (tap 00 alone, "_t1") and halfway between that column and
+     * the next for even kx (ax = 1/2, "_hxy"); rows likewise. Computed in
+     * each thread: no shared memory, no barrier. (Rows by the bilinear rule
+     * in each thread for "_hx" took 1.02-1.04 of the shared-memory time.) */
     if (x >= p.dw || y >= p.dh) return;
-    const int kx = p.half_k & 0xffff, ky = p.half_k >> 16;
+    const int kx = p.kxy & 0xffff, ky = p.kxy >> 16;
+    /* (k - 1) / 2: k / 2 - 1 for even k */
+    const int hx = TAPS == 1 ? (kx - 1) >> 1 : (kx >> 1) - 1, hy = TAPS == 1 ? (ky - 1) >> 1 : (ky >> 1) - 1;
 #pragma unroll
     for (int k = 0; k < 2; k++) {
       const int d = x + k - p.ox;
-      x0[k] = d >= 0 && d < p.cw ? kx * d + (kx >> 1) - 1 : -1;
+      x0[k] = d >= 0 && d < p.cw ? kx * d + hx : -1;
     }
     const int d = y - p.oy;
-    y0 = d >= 0 && d < p.ch ? ky * d + (ky >> 1) - 1 : -1;
-    ax[0] = ax[1] = ay = JET_RESIZE_ONE / 2;
+    y0 = d >= 0 && d < p.ch ? ky * d + hy : -1;
+    if (TAPS == TAPS_HALF_XY) ax[0] = ax[1] = ay = JET_RESIZE_ONE / 2;
   } else {
     __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
     const int tid = threadIdx.y * TX + threadIdx.x;

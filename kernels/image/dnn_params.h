@@ -43,9 +43,10 @@ typedef struct jet__dnn_shared {
    * and 2 * ch: the block's tile and the coordinates without divisions
    * (resize_coord.cuh: grid_tile, lin_coord_inv) */
   unsigned tiles_x, tiles_inv, inv_cw, inv_ch;
-  /* "_hxy" kernels (dnn.cu's nv12_half, rows halfway too): the factors
-   * kx = sw / cw (low 16 bits) and ky = sh / ch (high 16) */
-  int half_k;
+  /* kernels that compute their coordinates in each thread ("_t1", "_hxy":
+   * integer factors both ways): kx = sw / cw (low 16 bits) and ky = sh / ch
+   * (high 16), both below 2^15 */
+  int kxy;
 } jet__dnn_shared;
 
 /* A launch's parameters: the shared fields, then the images (the first

@@ -65,13 +65,8 @@ _Static_assert(offsetof(jet__dnn_kparams, img) == 128 && sizeof(jet__dnn_image) 
 
 /* Source size @s = k * @d with k = 2 mod 4: destination centre x maps to
  * k * x + k/2 - 1/2 (color_coeffs.h's bilinear rule), halfway between the
- * even source index k * x + k/2 - 1 and the next; k below 2^15
- * (jet__dnn_shared.half_k). */
-static int halfway_even(int s, int d) { return s % d == 0 && (s / d) % 4 == 2 && s / d < 32768; }
-
-/* Source size @s = k * @d with k even (the centres halfway between source
- * pixels k * x + k/2 - 1 and the next), k below 2^15 (jet__dnn_shared.half_k). */
-static int even_factor(int s, int d) { return s % d == 0 && (s / d) % 2 == 0 && s / d < 32768; }
+ * even source index k * x + k/2 - 1 and the next. */
+static int halfway_even(int s, int d) { return s % d == 0 && (s / d) % 4 == 2; }
 
 /* One launch for @count checked pairs of one source and one destination shape. */
 static jet_status launch(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
@@ -158,22 +153,22 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
    * (dnn.cu) */
   const int cols_on = !JET_COMPACT_KERNELS && src_vec && jet__centres_on_source(k.s.sw, k.s.cw);
   const int rows_on = jet__centres_on_source(k.s.sh, k.s.ch);
-  const char *taps = cols_on && rows_on ? "_t1" : cols_on ? "_tx" : "";
+  /* integer factors both ways, for the kernels that compute their
+   * coordinates in each thread (_t1, _hxy) */
+  const int factors = k.s.sw % k.s.cw == 0 && k.s.sh % k.s.ch == 0 && k.s.sw / k.s.cw < 32768 &&
+                      k.s.sh / k.s.ch < 32768;
+  if (factors) k.s.kxy = (k.s.sw / k.s.cw) | ((k.s.sh / k.s.ch) << 16);
+  const char *taps = cols_on && rows_on && factors ? "_t1" : cols_on ? "_tx" : "";
   /* NV12 whose column centres lie halfway between an even source column
    * and the next (one chroma sample a pixel, 2 adjacent Y bytes), and whose
    * row centres may too (one chroma row): dnn.cu's nv12_half */
-  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && halfway_even(k.s.sw, k.s.cw)) {
-    const int v2 = halfway_even(k.s.sh, k.s.ch);
-    taps = v2 ? "_hxy" : "_hx";
-    if (v2) k.s.half_k = (k.s.sw / k.s.cw) | ((k.s.sh / k.s.ch) << 16);
-  }
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && halfway_even(k.s.sw, k.s.cw))
+    taps = factors && halfway_even(k.s.sh, k.s.ch) ? "_hxy" : "_hx";
   /* RGBA8 at even factors both ways: every centre halfway between two
-   * source pixels, the coordinates computed in each thread (dnn.cu) */
-  if (!JET_COMPACT_KERNELS && !nv12 && src_vec && even_factor(k.s.sw, k.s.cw) &&
-      even_factor(k.s.sh, k.s.ch)) {
+   * source pixels */
+  if (!JET_COMPACT_KERNELS && !nv12 && src_vec && factors && (k.s.sw / k.s.cw) % 2 == 0 &&
+      (k.s.sh / k.s.ch) % 2 == 0)
     taps = "_hxy";
-    k.s.half_k = (k.s.sw / k.s.cw) | ((k.s.sh / k.s.ch) << 16);
-  }
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
   JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));
