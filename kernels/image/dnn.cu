@@ -9,15 +9,20 @@
  * pitches are in the parameter block (__grid_constant__, so the indexed
  * read stays in the constant bank instead of a local copy).
  *
- * The operation is bound by memory latency, not arithmetic: a block of
- * 32 x 8 threads writes a tile of 64 columns by 8 rows, each thread two
- * neighbouring pixels of one row, so a frame needs many threads and each
- * waits for its source taps once. The per-column and per-row bilinear
- * coordinates of the tile are computed once into shared memory; a thread
- * issues all its tap loads before any arithmetic and writes each plane with
- * one 8-byte (float) or 4-byte (half) store where the destination allows. A
- * warp covers one row, so rows of letterbox padding are warp-uniform: they
- * store the pad values and read nothing.
+ * A block of 32 x 8 threads writes a tile of 64 columns by 8 rows, each
+ * thread two neighbouring pixels of one row, so a frame has many threads
+ * and each waits for its source taps once. The per-column and per-row
+ * bilinear coordinates of the tile are computed once into shared memory,
+ * except where both factors are integers with every centre on a source
+ * pixel or halfway between two ("_t1", "_hxy"): there each thread computes
+ * its own, with no barrier. A thread issues all its tap loads before any
+ * arithmetic and writes each plane with one 8-byte (float) or 4-byte
+ * (half) store where the destination allows. A warp covers one row, so
+ * rows of letterbox padding are warp-uniform: they store the pad values and
+ * read nothing. Large outputs are bound by instruction issue (ncu, H200,
+ * NV12 2560x1440 -> 1280x1280: 3.25 warp instructions a cycle of 4, "not
+ * selected" the first stall), hence the kernels that drop taps, loads and
+ * coordinate work where the factors allow.
  */
 #include "color_coeffs.h"
 #include "dnn_params.h"
