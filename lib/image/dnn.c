@@ -63,11 +63,6 @@ _Static_assert(sizeof(jet__dnn_kparams) <= 4096, "kernel parameters stay under 4
 _Static_assert(offsetof(jet__dnn_kparams, img) == 128 && sizeof(jet__dnn_image) == 80,
                "dnn.cu's one-image entries read the first 208 bytes");
 
-/* Source size @s = k * @d with k = 2 mod 4: destination centre x maps to
- * k * x + k/2 - 1/2 (color_coeffs.h's bilinear rule), halfway between the
- * even source index k * x + k/2 - 1 and the next. */
-static int halfway_even(int s, int d) { return s % d == 0 && (s / d) % 4 == 2; }
-
 /* One launch for @count checked pairs of one source and one destination shape. */
 static jet_status launch(jet_stream stream, const jet_image *src, const jet_image *dst, int count,
                          const jet_dnn_params *p, const char *fn) {
@@ -153,21 +148,24 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
    * (dnn.cu) */
   const int cols_on = !JET_COMPACT_KERNELS && src_vec && jet__centres_on_source(k.s.sw, k.s.cw);
   const int rows_on = jet__centres_on_source(k.s.sh, k.s.ch);
-  /* integer factors both ways, for the kernels that compute their
-   * coordinates in each thread (_t1, _hxy) */
-  const int factors = k.s.sw % k.s.cw == 0 && k.s.sh % k.s.ch == 0 && k.s.sw / k.s.cw < 32768 &&
-                      k.s.sh / k.s.ch < 32768;
-  if (factors) k.s.kxy = (k.s.sw / k.s.cw) | ((k.s.sh / k.s.ch) << 16);
+  /* the integer factors sw / cw and sh / ch (0 where not integers), for
+   * the kernels that compute their coordinates in each thread (_t1, _hxy;
+   * kxy holds both below 2^15) */
+  const int kx = k.s.sw % k.s.cw == 0 ? k.s.sw / k.s.cw : 0;
+  const int ky = k.s.sh % k.s.ch == 0 ? k.s.sh / k.s.ch : 0;
+  const int factors = kx && ky && kx < 32768 && ky < 32768;
+  if (factors) k.s.kxy = kx | (ky << 16);
   const char *taps = cols_on && rows_on && factors ? "_t1" : cols_on ? "_tx" : "";
   /* NV12 whose column centres lie halfway between an even source column
-   * and the next (one chroma sample a pixel, 2 adjacent Y bytes), and whose
-   * row centres may too (one chroma row): dnn.cu's nv12_half */
-  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && halfway_even(k.s.sw, k.s.cw))
-    taps = factors && halfway_even(k.s.sh, k.s.ch) ? "_hxy" : "_hx";
+   * and the next (factor k = 2 mod 4: centre k x + k/2 - 1/2, columns
+   * k x + k/2 - 1 and the next; one chroma sample a pixel, 2 adjacent Y
+   * bytes), and whose row centres may too (one chroma row): dnn.cu's
+   * nv12_half */
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && kx % 4 == 2)
+    taps = factors && ky % 4 == 2 ? "_hxy" : "_hx";
   /* RGBA8 at even factors both ways: every centre halfway between two
    * source pixels */
-  if (!JET_COMPACT_KERNELS && !nv12 && src_vec && factors && (k.s.sw / k.s.cw) % 2 == 0 &&
-      (k.s.sh / k.s.ch) % 2 == 0)
+  if (!JET_COMPACT_KERNELS && !nv12 && src_vec && factors && kx % 2 == 0 && ky % 2 == 0)
     taps = "_hxy";
   snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
