@@ -161,61 +161,78 @@ __device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__d
   }
 }
 
-/* NV12 content whose every column centre lies halfway between source
- * columns 2j and 2j + 1 (sw = k * cw, k = 2 mod 4: centre kx + k/2 - 1/2;
- * the launcher checks it, and 4-byte aligned planes): a pixel's two column
- * taps, at weight 1/2 each, are 2 adjacent Y bytes and share one chroma
- * sample. Where the pair's taps are 4 adjacent, 4-byte aligned bytes (k = 2,
- * ox even) a row's Y taps of the pair are one 4-byte load and their two
- * U,V pairs another; else 2-byte loads a pixel. The Q22 sum is
- * 2^10 * (wy * (t00 + t01) + ay * (t10 + t11)), the same integer as
- * nv12_pair's four products (ax = 2^10). V2: the rows are so too (sh = k *
- * ch, k = 2 mod 4; wy = ay = 2^10), and rows y0 and y0 + 1 share a chroma
- * row, whose chroma terms serve both. A padded pixel of the pair (dnn():
- * x0[1] == x0[0]) loads its neighbour's bytes. (Sharing the chroma terms
- * where a warp's y0 is even without V2 took 1% off at most: not kept.) */
-template <bool V2>
+/* NV12 content whose every column centre lies halfway between two source
+ * columns, at an integer factor sw = k * cw (centre k x + k/2 - 1/2; the
+ * launcher checks k and 4-byte aligned planes): a pixel's two column taps
+ * have weight 1/2 each. Where k = 2 mod 4 they are columns 2j and 2j + 1,
+ * 2 adjacent Y bytes sharing one chroma sample; where the pair's taps are 4
+ * adjacent, 4-byte aligned bytes (k = 2, ox even) a row's Y taps of the
+ * pair are one 4-byte load and their two U,V pairs another, else 2-byte
+ * loads a pixel. QUAD (k = 4 mod 8): the taps are columns 4j + 1 and
+ * 4j + 2, bytes 1 and 2 of one aligned word, with two chroma samples, the
+ * word at the same offset of the chroma row: two 4-byte loads a pixel and
+ * row. The Q22 sum is 2^10 * (wy * (t00 + t01) + ay * (t10 + t11)), the
+ * same integer as nv12_pair's four products (ax = 2^10). V2: the rows are
+ * halfway too (sh = k * ch, k = 2 mod 4; wy = ay = 2^10), and rows y0 and
+ * y0 + 1 share a chroma row, whose chroma terms serve both. A padded pixel
+ * of the pair (dnn(): x0[1] == x0[0]) loads its neighbour's bytes.
+ * (Sharing the chroma terms where a warp's y0 is even without V2 took 1%
+ * off at most: not kept.) */
+template <bool V2, bool QUAD>
 __device__ __forceinline__ void nv12_half(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, int y0, u32 ay, float *out) {
   const int y1 = min(y0 + 1, p.sh - 1);
   const u8 *r[2] = {im.src0 + (u64)y0 * im.src0_pitch, im.src0 + (u64)y1 * im.src0_pitch};
   const u8 *c[2] = {im.src1 + (u64)(y0 >> 1) * im.src1_pitch, im.src1 + (u64)(y1 >> 1) * im.src1_pitch};
   constexpr int CR = V2 ? 1 : 2; /* chroma rows */
-  const bool both = x0[1] == x0[0] + 2 && (x0[0] & 3) == 0;
-  u32 Y[2], UV[2];
-  if (both) {
+  /* QUAD: per row and pixel, the Y word (taps in bytes 1 and 2) and the
+   * chroma word (the taps' U,V pairs in bits 0-15 and 16-31); else per row
+   * the pair's Y taps (bits 16 px to 16 px + 15) and U,V pairs (likewise) */
+  u32 Y[2][2], UV[2][2];
+  if (QUAD) {
 #pragma unroll
-    for (int k = 0; k < 2; k++) Y[k] = __ldg((const u32 *)(r[k] + x0[0]));
+    for (int px = 0; px < 2; px++) {
 #pragma unroll
-    for (int k = 0; k < CR; k++) UV[k] = __ldg((const u32 *)(c[k] + x0[0]));
+      for (int k = 0; k < 2; k++) Y[k][px] = __ldg((const u32 *)(r[k] + x0[px] - 1));
+#pragma unroll
+      for (int k = 0; k < CR; k++) UV[k][px] = __ldg((const u32 *)(c[k] + x0[px] - 1));
+    }
+  } else if (x0[1] == x0[0] + 2 && (x0[0] & 3) == 0) {
+#pragma unroll
+    for (int k = 0; k < 2; k++) Y[k][0] = __ldg((const u32 *)(r[k] + x0[0]));
+#pragma unroll
+    for (int k = 0; k < CR; k++) UV[k][0] = __ldg((const u32 *)(c[k] + x0[0]));
   } else {
 #pragma unroll
     for (int k = 0; k < 2; k++)
-      Y[k] = __ldg((const u16 *)(r[k] + x0[0])) | ((u32)__ldg((const u16 *)(r[k] + x0[1])) << 16);
+      Y[k][0] = __ldg((const u16 *)(r[k] + x0[0])) | ((u32)__ldg((const u16 *)(r[k] + x0[1])) << 16);
 #pragma unroll
     for (int k = 0; k < CR; k++)
-      UV[k] = __ldg((const u16 *)(c[k] + x0[0])) | ((u32)__ldg((const u16 *)(c[k] + x0[1])) << 16);
+      UV[k][0] = __ldg((const u16 *)(c[k] + x0[0])) | ((u32)__ldg((const u16 *)(c[k] + x0[1])) << 16);
   }
 #pragma unroll
   for (int px = 0; px < 2; px++) {
-    int kc[CR][3]; /* chroma terms of R, G, B */
+    int kc[CR][2][3]; /* chroma terms of R, G, B of the column taps a and b */
 #pragma unroll
     for (int k = 0; k < CR; k++) {
-      const u32 uv = UV[k] >> (16 * px);
-      const int u = (int)(uv & 255u), v = (int)((uv >> 8) & 255u);
-      kc[k][0] = p.crv * v + p.kr;
-      kc[k][1] = p.kg - p.cgu * u - p.cgv * v;
-      kc[k][2] = p.cbu * u + p.kb;
+#pragma unroll
+      for (int t = 0; t < (QUAD ? 2 : 1); t++) {
+        const u32 uv = QUAD ? UV[k][px] >> (16 * t) : UV[k][0] >> (16 * px);
+        const int u = (int)(uv & 255u), v = (int)((uv >> 8) & 255u);
+        kc[k][t][0] = p.crv * v + p.kr;
+        kc[k][t][1] = p.kg - p.cgu * u - p.cgv * v;
+        kc[k][t][2] = p.cbu * u + p.kb;
+      }
     }
     u32 s[2][3]; /* per row and channel: the two column taps' sum */
 #pragma unroll
     for (int row = 0; row < 2; row++) {
-      const int ya = p.cy * (int)((Y[row] >> (16 * px)) & 255u);
-      const int yb = p.cy * (int)((Y[row] >> (16 * px + 8)) & 255u);
+      const u32 yw = QUAD ? Y[row][px] >> 8 : Y[row][0] >> (16 * px);
+      const int ya = p.cy * (int)(yw & 255u), yb = p.cy * (int)((yw >> 8) & 255u);
 #pragma unroll
       for (int ch = 0; ch < 3; ch++) {
-        const int k = kc[V2 ? 0 : row][ch];
-        s[row][ch] = clamp_shift(ya, k) + clamp_shift(yb, k);
+        const int cr = V2 ? 0 : row;
+        s[row][ch] = clamp_shift(ya, kc[cr][0][ch]) + clamp_shift(yb, kc[cr][QUAD ? 1 : 0][ch]);
       }
     }
 #pragma unroll
@@ -297,8 +314,11 @@ enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
  * column and row centre halfway between two source pixels, at factors kx
  * and ky (jet__dnn_shared.kxy), the pair's coordinates computed in the
  * thread (dnn()): NV12 with both centres on even ones (nv12_half), RGBA8
- * with even factors (rgba_pair's four taps, ax = ay = 1/2). */
-enum { TAPS_HALF_X = 5, TAPS_HALF_XY = 6 };
+ * with even factors (rgba_pair's four taps, ax = ay = 1/2). QUAD_X and
+ * QUAD_XY: the same for NV12 whose column centres lie halfway between
+ * columns 4j + 1 and 4j + 2 (nv12_half's QUAD), with the rows from the
+ * table or, for QUAD_XY, halfway between an odd row and the next. */
+enum { TAPS_HALF_X = 5, TAPS_HALF_XY = 6, TAPS_QUAD_X = 7, TAPS_QUAD_XY = 8 };
 
 /* The taps and sums of a pixel pair, by source path and tap set */
 template <int SRC, int TAPS>
@@ -306,7 +326,7 @@ __device__ __forceinline__ void pair_taps(const jet__dnn_shared &p, const jet__d
                                           const int *x0, const u32 *ax, int y0, u32 ay, float *out) {
   constexpr int T4 = TAPS >= TAPS_HALF_X ? 4 : TAPS;
   if (SRC == SRC_NV12_UV16 && TAPS >= TAPS_HALF_X)
-    nv12_half<TAPS == TAPS_HALF_XY>(p, im, x0, y0, ay, out);
+    nv12_half<TAPS == TAPS_HALF_XY, TAPS >= TAPS_QUAD_X>(p, im, x0, y0, ay, out);
   else if (SRC == SRC_NV12_UV16)
     nv12_pair<true, T4>(p, im, x0, ax, y0, ay, out);
   else if (SRC == SRC_NV12)
@@ -354,7 +374,8 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
    * content rectangle and the image), and their fractions */
   int x, y, x0[2], y0;
   u32 ax[2] = {0u, 0u}, ay = 0u;
-  if constexpr (TAPS == TAPS_HALF_XY || TAPS == 1) {
+  constexpr bool HALF_XY = TAPS == TAPS_HALF_XY || TAPS == TAPS_QUAD_XY;
+  if constexpr (HALF_XY || TAPS == 1) {
     x = bx + (int)threadIdx.x * PX;
     y = by + (int)threadIdx.y;
     /* integer factors kx and ky both ways: the centre of column d is
@@ -374,7 +395,7 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     }
     const int d = y - p.oy;
     y0 = d >= 0 && d < p.ch ? ky * d + hy : -1;
-    if (TAPS == TAPS_HALF_XY) ax[0] = ax[1] = ay = JET_RESIZE_ONE / 2;
+    if (HALF_XY) ax[0] = ax[1] = ay = JET_RESIZE_ONE / 2;
   } else {
     __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
     const int tid = threadIdx.y * TX + threadIdx.x;
@@ -471,12 +492,18 @@ DNN_ALIGNED(_t1, 1)
 DNN_ALIGNED(_tx, 2)
 /* NV12 column centres ("_hx"), or column and row centres ("_hxy"), halfway
  * between an even source column (row) and the next: nv12_half; the
- * launcher checks the factors and 4-byte aligned Y and chroma planes. RGBA8
- * at even factors across and down ("_hxy"). */
+ * launcher checks the factors and 4-byte aligned Y and chroma planes.
+ * Likewise NV12 column centres halfway between columns 4j + 1 and 4j + 2
+ * ("_qx"), and rows between an odd row and the next too ("_qxy"). RGBA8 at
+ * even factors across and down ("_hxy"). */
 DNN_KERNEL(jet_dnn_nv12_f32_hx, SRC_NV12_UV16, false, 32, TAPS_HALF_X)
 DNN_KERNEL(jet_dnn_nv12_f16_hx, SRC_NV12_UV16, true, 32, TAPS_HALF_X)
 DNN_KERNEL(jet_dnn_nv12_f32_hxy, SRC_NV12_UV16, false, 32, TAPS_HALF_XY)
 DNN_KERNEL(jet_dnn_nv12_f16_hxy, SRC_NV12_UV16, true, 32, TAPS_HALF_XY)
+DNN_KERNEL(jet_dnn_nv12_f32_qx, SRC_NV12_UV16, false, 32, TAPS_QUAD_X)
+DNN_KERNEL(jet_dnn_nv12_f16_qx, SRC_NV12_UV16, true, 32, TAPS_QUAD_X)
+DNN_KERNEL(jet_dnn_nv12_f32_qxy, SRC_NV12_UV16, false, 32, TAPS_QUAD_XY)
+DNN_KERNEL(jet_dnn_nv12_f16_qxy, SRC_NV12_UV16, true, 32, TAPS_QUAD_XY)
 DNN_KERNEL(jet_dnn_rgba8_f32_hxy, SRC_RGBA8_VEC, false, 32, TAPS_HALF_XY)
 DNN_KERNEL(jet_dnn_rgba8_f16_hxy, SRC_RGBA8_VEC, true, 32, TAPS_HALF_XY)
 #endif

@@ -163,6 +163,11 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
    * nv12_half */
   if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && kx % 4 == 2)
     taps = factors && ky % 4 == 2 ? "_hxy" : "_hx";
+  /* likewise at factors k = 4 mod 8 across (columns k x + k/2 - 1 and the
+   * next: bytes 1 and 2 of an aligned word, two chroma samples), and
+   * factors 0 mod 4 down (an odd row and the next, two chroma rows) */
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && kx % 8 == 4)
+    taps = factors && ky % 4 == 0 ? "_qxy" : "_qx";
   /* RGBA8 at even factors both ways: every centre halfway between two
    * source pixels */
   if (!JET_COMPACT_KERNELS && !nv12 && src_vec && factors && kx % 2 == 0 && ky % 2 == 0)

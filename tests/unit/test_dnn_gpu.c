@@ -151,15 +151,21 @@ static int dnn_format(jet_format f) {
    * nv12_half: factors 2, 6, 10), with the rows so too or not: factor 2
    * from an even ox (a pixel pair's taps in one 4-byte load; with padded
    * columns, an odd content width and an odd destination width) and an odd
-   * one, factors 6 and 10 (2-byte loads a pixel), and factor 4 (the general
-   * path). RGBA8 at even factors both ways (2, 4, 6: coordinates computed
-   * in each thread), and not. In every layout. */
+   * one, factors 6 and 10 (2-byte loads a pixel). NV12 column centres
+   * halfway between columns 4j + 1 and 4j + 2 (factors 4 and 12: nv12_half's
+   * QUAD), with rows from the table (factors 2 and 2.4 down, and 2.25 at
+   * 2560x1440 -> 640x640 stretched) or halfway between an odd row and the
+   * next (factors 4 and 12 down; letterboxed with padded rows, and with
+   * padded columns from an odd ox); factor 8 (the general path). RGBA8 at
+   * even factors both ways (2, 4, 6, 8, 12: coordinates computed in each
+   * thread), and not. In every layout. */
   static const int half_pairs[][5] = {
       {20, 12, 10, 6, 0},  {20, 12, 10, 9, 0},    {22, 12, 15, 6, 1},          {20, 12, 13, 6, 1},
       {20, 12, 14, 10, 1}, {60, 12, 10, 6, 0},    {60, 36, 10, 9, 0},          {100, 20, 10, 4, 0},
       {40, 12, 10, 6, 0},  {1280, 720, 640, 640, 1}, {2560, 1440, 1280, 1280, 0}, {2560, 1440, 1280, 1280, 1},
       {3840, 2160, 640, 640, 0}, {3840, 2160, 640, 640, 1}, {2560, 1440, 640, 640, 1},
-      {40, 24, 10, 6, 1}};
+      {40, 24, 10, 6, 1},  {120, 72, 10, 6, 0},   {40, 24, 13, 6, 1},          {40, 20, 10, 10, 1},
+      {40, 12, 10, 5, 0},  {40, 72, 10, 6, 0},    {80, 48, 10, 6, 0},          {2560, 1440, 640, 640, 0}};
   for (size_t i = 0; i < sizeof half_pairs / sizeof half_pairs[0]; i++)
     for (int which = 0; which < 3; which++)
       CHECK(dnn_case(ctx, st, f, half_pairs[i][0], half_pairs[i][1], half_pairs[i][2],
@@ -337,9 +343,10 @@ static int dnn_batches(jet_format f) {
   /* four cameras to the network input, and a full batch */
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 4, 1920, 1080, 640, 640, 1) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 4, 1280, 720, 640, 640, 1) == 0);
-  /* two aligned frames (created, padded): NV12 takes the half-width path */
+  /* two aligned frames (created, padded): NV12 takes the halfway paths (factors 2 and 4) */
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 2, 1280, 720, 640, 640, 1) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 2, 2560, 1440, 1280, 1280, 0) == 0);
+  CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 2, 2560, 1440, 640, 640, 1) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, JET_IMAGE_BATCH_MAX, 64, 36, 33, 31, 1) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
