@@ -98,113 +98,108 @@ __device__ __forceinline__ float normalise(u32 s, float scale, float bias) {
   return __fmaf_rn(__uint2float_rn(s), scale, bias);
 }
 
-/* NV12 taps of two pixels (columns x0[k], x0[k] + 1 clamped, k = 0, 1) on
- * source rows y0 and y1 (+1 clamped). Every load is issued before any
+/* Every source path below gives, for a pixel pair and each of NR source
+ * rows (y[0], and y[1] when NR = 2), the rows' horizontal sums H[row][3 px +
+ * c]: (ONE - ax) * t0 + ax * t1 of the pixel's two column taps' channel c
+ * (Q11). The Q22 sum of a pixel is (ONE - ay) * H[0] + ay * H[1] (combine()),
+ * color_coeffs.h's (ONE-ay)*((ONE-ax)*t00 + ax*t01) + ay*((ONE-ax)*t10 +
+ * ax*t11) exactly: every partial sum is below 2^32. */
+
+/* NV12 taps of two pixels (columns xc[2 px], and xc[2 px + 1], its
+ * neighbour clamped) on NR source rows. Every load is issued before any
  * arithmetic; U and V come in one 16-bit load where the chroma plane allows
  * (when both rows share a chroma row the second loads hit the same bytes).
  * The constant parts of the YUV -> RGB rule (offsets, rounding half) are
  * folded into the launch constants kr, kg, kb, so a tap channel is
- * clamp8((cy*Y + chroma terms + k) >> 16), the color_coeffs.h rule's value. */
-template <bool UV16, int TAPS>
-__device__ __forceinline__ void nv12_pair(const jet__dnn_shared &p, const jet__dnn_image &im,
-                                          const int *x0, const u32 *ax, int y0, u32 ay,
-                                          float *out) {
-  constexpr bool X1 = TAPS <= 2, Y1 = TAPS == 1; /* no column / row 1 taps */
-  const int y1 = Y1 ? y0 : min(y0 + 1, p.sh - 1);
-  const u8 *r0 = im.src0 + (u64)y0 * im.src0_pitch, *r1 = im.src0 + (u64)y1 * im.src0_pitch;
-  const u8 *c0 = im.src1 + (u64)(y0 >> 1) * im.src1_pitch;
-  const u8 *c1 = im.src1 + (u64)(y1 >> 1) * im.src1_pitch;
-  int xc[4];
-  xc[0] = x0[0];
-  xc[1] = min(x0[0] + 1, p.sw - 1);
-  xc[2] = x0[1];
-  xc[3] = min(x0[1] + 1, p.sw - 1);
-  u32 Y[2][4], UV[2][4];
+ * clamp8((cy*Y + chroma terms + k) >> 16), the color_coeffs.h rule's value.
+ * X1: every column centre on a source column (ax = 0: no column x + 1 taps,
+ * H = ONE * t0). */
+template <bool UV16, bool X1, int NR>
+__device__ __forceinline__ void nv12_rows(const jet__dnn_shared &p, const jet__dnn_image &im,
+                                          const int *xc, const u32 *ax, const int *y, u32 (*H)[6]) {
+  u32 Y[NR][4], UV[NR][4];
 #pragma unroll
-  for (int k = 0; k < 4; k++) {
-    if (X1 && (k & 1)) continue; /* X1: column x + 1 has weight 0 */
-    Y[0][k] = __ldg(r0 + xc[k]);
-    if (!Y1) Y[1][k] = __ldg(r1 + xc[k]);
-  }
-  if (UV16) {
+  for (int row = 0; row < NR; row++) {
+    const u8 *r = im.src0 + (u64)y[row] * im.src0_pitch;
+    const u8 *c = im.src1 + (u64)(y[row] >> 1) * im.src1_pitch;
 #pragma unroll
     for (int k = 0; k < 4; k++) {
-      if (X1 && (k & 1)) continue;
-      UV[0][k] = __ldg((const u16 *)c0 + (xc[k] >> 1));
-      if (!Y1) UV[1][k] = __ldg((const u16 *)c1 + (xc[k] >> 1));
-    }
-  } else {
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-      if (X1 && (k & 1)) continue;
-      const int o = xc[k] & ~1;
-      UV[0][k] = __ldg(c0 + o) | ((u32)__ldg(c0 + o + 1) << 8);
-      if (!Y1) UV[1][k] = __ldg(c1 + o) | ((u32)__ldg(c1 + o + 1) << 8);
+      if (X1 && (k & 1)) continue; /* X1: column x + 1 has weight 0 */
+      Y[row][k] = __ldg(r + xc[k]);
+      if (UV16) {
+        UV[row][k] = __ldg((const u16 *)c + (xc[k] >> 1));
+      } else {
+        const int o = xc[k] & ~1;
+        UV[row][k] = __ldg(c + o) | ((u32)__ldg(c + o + 1) << 8);
+      }
     }
   }
 #pragma unroll
-  for (int px = 0; px < 2; px++) {
-    u32 w[4], acc[3] = {0u, 0u, 0u};
-    weights(ax[px], ay, w);
+  for (int row = 0; row < NR; row++)
 #pragma unroll
-    for (int j = 0; j < 4; j++) {
-      if ((X1 && (j & 1)) || (Y1 && j >= 2)) continue; /* taps of weight 0 */
-      const int row = j >> 1, k = 2 * px + (j & 1);
-      const int u = (int)(UV[row][k] & 255u), v = (int)(UV[row][k] >> 8);
-      const int yy = p.cy * (int)Y[row][k];
-      acc[0] += w[j] * clamp_shift(yy, p.crv * v + p.kr);
-      acc[1] += w[j] * clamp_shift(yy, p.kg - p.cgu * u - p.cgv * v);
-      acc[2] += w[j] * clamp_shift(yy, p.cbu * u + p.kb);
+    for (int px = 0; px < 2; px++) {
+      u32 t[2][3];
+#pragma unroll
+      for (int j = 0; j < 2; j++) {
+        if (X1 && j) continue;
+        const int k = 2 * px + j;
+        const int u = (int)(UV[row][k] & 255u), v = (int)(UV[row][k] >> 8);
+        const int yy = p.cy * (int)Y[row][k];
+        t[j][0] = clamp_shift(yy, p.crv * v + p.kr);
+        t[j][1] = clamp_shift(yy, p.kg - p.cgu * u - p.cgv * v);
+        t[j][2] = clamp_shift(yy, p.cbu * u + p.kb);
+      }
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        H[row][3 * px + c] = X1 ? t[0][c] << JET_RESIZE_FRAC_BITS
+                                : (JET_RESIZE_ONE - ax[px]) * t[0][c] + ax[px] * t[1][c];
     }
-#pragma unroll
-    for (int c = 0; c < 3; c++) out[3 * px + c] = normalise(acc[c], p.scale[c], p.bias[c]);
-  }
 }
 
 /* NV12 content whose every column centre lies halfway between two source
  * columns, at an integer factor sw = k * cw (centre k x + k/2 - 1/2; the
  * launcher checks k and 4-byte aligned planes): a pixel's two column taps
- * have weight 1/2 each. Where k = 2 mod 4 they are columns 2j and 2j + 1,
- * 2 adjacent Y bytes sharing one chroma sample; where the pair's taps are 4
- * adjacent, 4-byte aligned bytes (k = 2, ox even) a row's Y taps of the
- * pair are one 4-byte load and their two U,V pairs another, else 2-byte
- * loads a pixel. QUAD (k = 4 mod 8): the taps are columns 4j + 1 and
- * 4j + 2, bytes 1 and 2 of one aligned word, with two chroma samples, the
- * word at the same offset of the chroma row: two 4-byte loads a pixel and
- * row. The Q22 sum is 2^10 * (wy * (t00 + t01) + ay * (t10 + t11)), the
- * same integer as nv12_pair's four products (ax = 2^10). V2: the rows are
- * halfway too (sh = k * ch, k = 2 mod 4; wy = ay = 2^10), and rows y0 and
- * y0 + 1 share a chroma row, whose chroma terms serve both. A padded pixel
- * of the pair (dnn(): x0[1] == x0[0]) loads its neighbour's bytes.
- * (Sharing the chroma terms where a warp's y0 is even without V2 took 1%
- * off at most: not kept.) */
-template <bool V2, bool QUAD>
+ * have weight 1/2 each (H = 2^10 * (ta + tb)). Where k = 2 mod 4 they are
+ * columns 2j and 2j + 1, 2 adjacent Y bytes sharing one chroma sample;
+ * where the pair's taps are 4 adjacent, 4-byte aligned bytes (k = 2, ox
+ * even) a row's Y taps of the pair are one 4-byte load and their two U,V
+ * pairs another, else 2-byte loads a pixel. QUAD (k = 4 mod 8): the taps
+ * are columns 4j + 1 and 4j + 2, bytes 1 and 2 of one aligned word, with
+ * two chroma samples, the word at the same offset of the chroma row: two
+ * 4-byte loads a pixel and row. V2 (NR = 2): the rows share a chroma row
+ * (y[0] even, y[1] = y[0] + 1: sh = k * ch, k = 2 mod 4), whose chroma
+ * terms serve both. A padded pixel of the pair (dnn(): x0[1] == x0[0])
+ * loads its neighbour's bytes. (Sharing the chroma terms where a warp's
+ * y[0] is even without V2 took 1% off at most: not kept.) */
+template <bool V2, bool QUAD, int NR>
 __device__ __forceinline__ void nv12_half(const jet__dnn_shared &p, const jet__dnn_image &im,
-                                          const int *x0, int y0, u32 ay, float *out) {
-  const int y1 = min(y0 + 1, p.sh - 1);
-  const u8 *r[2] = {im.src0 + (u64)y0 * im.src0_pitch, im.src0 + (u64)y1 * im.src0_pitch};
-  const u8 *c[2] = {im.src1 + (u64)(y0 >> 1) * im.src1_pitch, im.src1 + (u64)(y1 >> 1) * im.src1_pitch};
-  constexpr int CR = V2 ? 1 : 2; /* chroma rows */
+                                          const int *x0, const int *y, u32 (*H)[6]) {
+  constexpr int CR = V2 ? 1 : NR; /* chroma rows */
+  const u8 *r[NR], *c[CR];
+#pragma unroll
+  for (int k = 0; k < NR; k++) r[k] = im.src0 + (u64)y[k] * im.src0_pitch;
+#pragma unroll
+  for (int k = 0; k < CR; k++) c[k] = im.src1 + (u64)(y[k] >> 1) * im.src1_pitch;
   /* QUAD: per row and pixel, the Y word (taps in bytes 1 and 2) and the
    * chroma word (the taps' U,V pairs in bits 0-15 and 16-31); else per row
    * the pair's Y taps (bits 16 px to 16 px + 15) and U,V pairs (likewise) */
-  u32 Y[2][2], UV[2][2];
+  u32 Y[NR][2], UV[CR][2];
   if (QUAD) {
 #pragma unroll
     for (int px = 0; px < 2; px++) {
 #pragma unroll
-      for (int k = 0; k < 2; k++) Y[k][px] = __ldg((const u32 *)(r[k] + x0[px] - 1));
+      for (int k = 0; k < NR; k++) Y[k][px] = __ldg((const u32 *)(r[k] + x0[px] - 1));
 #pragma unroll
       for (int k = 0; k < CR; k++) UV[k][px] = __ldg((const u32 *)(c[k] + x0[px] - 1));
     }
   } else if (x0[1] == x0[0] + 2 && (x0[0] & 3) == 0) {
 #pragma unroll
-    for (int k = 0; k < 2; k++) Y[k][0] = __ldg((const u32 *)(r[k] + x0[0]));
+    for (int k = 0; k < NR; k++) Y[k][0] = __ldg((const u32 *)(r[k] + x0[0]));
 #pragma unroll
     for (int k = 0; k < CR; k++) UV[k][0] = __ldg((const u32 *)(c[k] + x0[0]));
   } else {
 #pragma unroll
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < NR; k++)
       Y[k][0] = __ldg((const u16 *)(r[k] + x0[0])) | ((u32)__ldg((const u16 *)(r[k] + x0[1])) << 16);
 #pragma unroll
     for (int k = 0; k < CR; k++)
@@ -224,27 +219,22 @@ __device__ __forceinline__ void nv12_half(const jet__dnn_shared &p, const jet__d
         kc[k][t][2] = p.cbu * u + p.kb;
       }
     }
-    u32 s[2][3]; /* per row and channel: the two column taps' sum */
 #pragma unroll
-    for (int row = 0; row < 2; row++) {
+    for (int row = 0; row < NR; row++) {
       const u32 yw = QUAD ? Y[row][px] >> 8 : Y[row][0] >> (16 * px);
       const int ya = p.cy * (int)(yw & 255u), yb = p.cy * (int)((yw >> 8) & 255u);
 #pragma unroll
       for (int ch = 0; ch < 3; ch++) {
         const int cr = V2 ? 0 : row;
-        s[row][ch] = clamp_shift(ya, kc[cr][0][ch]) + clamp_shift(yb, kc[cr][QUAD ? 1 : 0][ch]);
+        H[row][3 * px + ch] =
+            (clamp_shift(ya, kc[cr][0][ch]) + clamp_shift(yb, kc[cr][QUAD ? 1 : 0][ch])) << 10;
       }
-    }
-#pragma unroll
-    for (int ch = 0; ch < 3; ch++) {
-      const u32 acc = V2 ? (s[0][ch] + s[1][ch]) << 20
-                         : ((JET_RESIZE_ONE - ay) * s[0][ch] + ay * s[1][ch]) << 10;
-      out[3 * px + ch] = normalise(acc, p.scale[ch], p.bias[ch]);
     }
   }
 }
 
-/* RGBA8 taps of two pixels, as nv12_pair; alpha is ignored. VEC: one 4-byte
+/* RGBA8 taps of two pixels (columns x0[k], x0[k] + 1 clamped) on source
+ * rows y0 and y0 + 1 (clamped); alpha is ignored. VEC: one 4-byte
  * load per tap (the launcher checked the alignment). */
 template <bool VEC, int TAPS>
 __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__dnn_image &im,
@@ -320,21 +310,55 @@ enum { SRC_NV12_UV16, SRC_NV12, SRC_RGBA8_VEC, SRC_RGBA8 };
  * table or, for QUAD_XY, halfway between an odd row and the next. */
 enum { TAPS_HALF_X = 5, TAPS_HALF_XY = 6, TAPS_QUAD_X = 7, TAPS_QUAD_XY = 8 };
 
-/* The taps and sums of a pixel pair, by source path and tap set */
+/* Kernels whose coordinates come from the tile's shared-memory tables */
+__host__ __device__ constexpr bool table_taps(int taps) {
+  return taps == 4 || taps == 2 || taps == TAPS_HALF_X || taps == TAPS_QUAD_X;
+}
+
+/* NV12's horizontal sums of a pixel pair (first columns x0[0], x0[1]) on NR
+ * source rows y[], by source path and tap set */
+template <int SRC, int TAPS, int NR>
+__device__ __forceinline__ void row_sums(const jet__dnn_shared &p, const jet__dnn_image &im,
+                                         const int *x0, const u32 *ax, const int *y, u32 (*H)[6]) {
+  if constexpr (TAPS >= TAPS_HALF_X) {
+    nv12_half<TAPS == TAPS_HALF_XY, TAPS >= TAPS_QUAD_X, NR>(p, im, x0, y, H);
+  } else {
+    int xc[4];
+    xc[0] = x0[0];
+    xc[1] = min(x0[0] + 1, p.sw - 1);
+    xc[2] = x0[1];
+    xc[3] = min(x0[1] + 1, p.sw - 1);
+    nv12_rows<SRC == SRC_NV12_UV16, TAPS <= 2, NR>(p, im, xc, ax, y, H);
+  }
+}
+
+/* A pixel pair's results from its rows' sums: (ONE - ay) * H[0] + ay *
+ * H[1], or ONE * H[0] where NR = 1 (every row centre on a source row),
+ * normalised */
+template <int NR>
+__device__ __forceinline__ void combine(const jet__dnn_shared &p, const u32 (*H)[6], u32 ay, float *out) {
+#pragma unroll
+  for (int k = 0; k < 6; k++) {
+    const u32 acc = NR == 1 ? H[0][k] << JET_RESIZE_FRAC_BITS
+                            : (JET_RESIZE_ONE - ay) * H[0][k] + ay * H[NR - 1][k];
+    out[k] = normalise(acc, p.scale[k % 3], p.bias[k % 3]);
+  }
+}
+
+/* The results of a pixel pair on source rows y0 and y0 + 1 (clamped), by
+ * source path and tap set */
 template <int SRC, int TAPS>
 __device__ __forceinline__ void pair_taps(const jet__dnn_shared &p, const jet__dnn_image &im,
                                           const int *x0, const u32 *ax, int y0, u32 ay, float *out) {
-  constexpr int T4 = TAPS >= TAPS_HALF_X ? 4 : TAPS;
-  if (SRC == SRC_NV12_UV16 && TAPS >= TAPS_HALF_X)
-    nv12_half<TAPS == TAPS_HALF_XY, TAPS >= TAPS_QUAD_X>(p, im, x0, y0, ay, out);
-  else if (SRC == SRC_NV12_UV16)
-    nv12_pair<true, T4>(p, im, x0, ax, y0, ay, out);
-  else if (SRC == SRC_NV12)
-    nv12_pair<false, T4>(p, im, x0, ax, y0, ay, out);
-  else if (SRC == SRC_RGBA8_VEC)
-    rgba_pair<true, T4>(p, im, x0, ax, y0, ay, out);
-  else
-    rgba_pair<false, T4>(p, im, x0, ax, y0, ay, out);
+  if constexpr (SRC == SRC_NV12_UV16 || SRC == SRC_NV12) {
+    constexpr int NR = TAPS == 1 ? 1 : 2;
+    const int yr[2] = {y0, min(y0 + 1, p.sh - 1)};
+    u32 H[NR][6];
+    row_sums<SRC, TAPS, NR>(p, im, x0, ax, yr, H);
+    combine<NR>(p, H, ay, out);
+  } else {
+    rgba_pair<SRC == SRC_RGBA8_VEC, TAPS >= TAPS_HALF_X ? 4 : TAPS>(p, im, x0, ax, y0, ay, out);
+  }
 }
 
 /* A kernel's parameters: jet__dnn_kparams with room for NB images (16, or
@@ -361,21 +385,34 @@ __device__ __forceinline__ void content_coord(int d, int o, int cn, int sn, u32 
   }
 }
 
-template <int SRC, bool F16, int TAPS, int NB>
+/* The pad values into @out where the pair's pixels are padding */
+__device__ __forceinline__ void pad_px(const jet__dnn_shared &p, bool pad0, bool pad1, float *out) {
+#pragma unroll
+  for (int c = 0; c < 3; c++) {
+    if (pad0) out[c] = p.pad[c];
+    if (pad1) out[3 + c] = p.pad[c];
+  }
+}
+
+/* R2 (table kernels only): each thread writes its pixel pair on JET_DNN_RY
+ * = 2 neighbouring rows */
+template <int SRC, bool F16, int TAPS, int NB, bool R2>
 __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   const jet__dnn_shared &p = a.s;
   /* blockIdx.z is 0 in a one-image launch; indexing by it there too keeps
    * the batch entry's register allocation (index 0 spilled 4 bytes on sm_90) */
   const jet__dnn_image &im = a.img[blockIdx.z];
+  constexpr bool TABLE = table_taps(TAPS), HALF_XY = TAPS == TAPS_HALF_XY || TAPS == TAPS_QUAD_XY;
+  static_assert(TABLE || !R2, "two rows a thread: table kernels only");
+  constexpr int RY = R2 ? JET_DNN_RY : 1; /* destination rows a thread */
   u32 tile_x, tile_y;
   grid_tile(blockIdx.x, p.tiles_x, p.tiles_inv, tile_x, tile_y);
-  const int bx = (int)tile_x * TW, by = (int)tile_y * TY;
-  /* the pair's first pixel, its source columns and row (-1 outside the
+  const int bx = (int)tile_x * TW, by = (int)tile_y * (TY * RY);
+  /* the pair's first pixel, its source columns and rows (-1 outside the
    * content rectangle and the image), and their fractions */
-  int x, y, x0[2], y0;
-  u32 ax[2] = {0u, 0u}, ay = 0u;
-  constexpr bool HALF_XY = TAPS == TAPS_HALF_XY || TAPS == TAPS_QUAD_XY;
-  if constexpr (HALF_XY || TAPS == 1) {
+  int x, y, x0[2], y0[RY];
+  u32 ax[2] = {0u, 0u}, ay[RY];
+  if constexpr (!TABLE) {
     x = bx + (int)threadIdx.x * PX;
     y = by + (int)threadIdx.y;
     /* integer factors kx and ky both ways: the centre of column d is
@@ -394,12 +431,13 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
       x0[k] = d >= 0 && d < p.cw ? kx * d + hx : -1;
     }
     const int d = y - p.oy;
-    y0 = d >= 0 && d < p.ch ? ky * d + hy : -1;
-    if (HALF_XY) ax[0] = ax[1] = ay = JET_RESIZE_ONE / 2;
+    y0[0] = d >= 0 && d < p.ch ? ky * d + hy : -1;
+    ay[0] = 0u;
+    if (HALF_XY) ax[0] = ax[1] = ay[0] = JET_RESIZE_ONE / 2;
   } else {
-    __shared__ int xs[TW], xa[TW], ys[TY], ya[TY];
+    __shared__ int xs[TW], xa[TW], ys[TY * RY], ya[TY * RY];
     const int tid = threadIdx.y * TX + threadIdx.x;
-    if (tid < TW + TY) {
+    if (tid < TW + TY * RY) {
       const int col = tid < TW;
       int s, f;
       content_coord(col ? bx + tid : by + (tid - TW), col ? p.ox : p.oy, col ? p.cw : p.ch,
@@ -413,35 +451,66 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
       }
     }
     __syncthreads();
-    const int lx = threadIdx.x * PX;
+    const int lx = threadIdx.x * PX, ly = threadIdx.y * RY;
     x = bx + lx;
-    y = by + threadIdx.y;
+    y = by + ly;
     if (x >= p.dw || y >= p.dh) return;
-    y0 = ys[threadIdx.y];
+#pragma unroll
+    for (int k = 0; k < RY; k++) {
+      y0[k] = ys[ly + k];
+      ay[k] = (u32)ya[ly + k];
+    }
     x0[0] = xs[lx];
     x0[1] = xs[lx + 1];
     ax[0] = (u32)xa[lx];
     ax[1] = (u32)xa[lx + 1];
-    ay = (u32)ya[threadIdx.y];
   }
   const bool two = x + 1 < p.dw;
+  const bool pad0 = x0[0] < 0, pad1 = x0[1] < 0;
   float out[6];
-  if (y0 < 0 || (x0[0] < 0 && x0[1] < 0)) {
+  u32 H[2][6]; /* R2: the sums of source rows y0[0] and y0[0] + 1 (clamped) */
+  if (y0[0] < 0 || (pad0 && pad1)) {
 #pragma unroll
     for (int c = 0; c < 3; c++) out[c] = out[3 + c] = p.pad[c];
   } else {
-    const bool pad0 = x0[0] < 0, pad1 = x0[1] < 0;
     /* a padded pixel of the pair reads its neighbour's taps, then drops them */
     if (pad0) x0[0] = x0[1];
     if (pad1) x0[1] = x0[0];
-    pair_taps<SRC, TAPS>(p, im, x0, ax, y0, ay, out);
-#pragma unroll
-    for (int c = 0; c < 3; c++) {
-      if (pad0) out[c] = p.pad[c];
-      if (pad1) out[3 + c] = p.pad[c];
+    if constexpr (R2) {
+      const int yr[2] = {y0[0], min(y0[0] + 1, p.sh - 1)};
+      row_sums<SRC, TAPS, 2>(p, im, x0, ax, yr, H);
+      combine<2>(p, H, ay[0], out);
+    } else {
+      pair_taps<SRC, TAPS>(p, im, x0, ax, y0[0], ay[0], out);
     }
+    pad_px(p, pad0, pad1, out);
   }
   store_px<F16>(im, x, y, two, p.dst_vec != 0, out);
+  if constexpr (R2) {
+    /* Row y + 1 (a warp's rows are the same, so every branch below is
+     * warp-uniform): the sums of the source rows it shares with row y
+     * (enlarging, and downscaling by less than 2) are kept, the others
+     * taken */
+    static_assert(SRC == SRC_NV12_UV16, "two rows a thread: aligned NV12");
+    if (y + 1 >= p.dh) return;
+    if (y0[1] < 0 || (pad0 && pad1)) {
+      pad_px(p, true, true, out);
+    } else {
+      if (pad0) x0[0] = x0[1];
+      if (pad1) x0[1] = x0[0];
+      const int yr[2] = {y0[1], min(y0[1] + 1, p.sh - 1)};
+      if (y0[0] >= 0 && y0[1] == y0[0] + 1) {
+#pragma unroll
+        for (int k = 0; k < 6; k++) H[0][k] = H[1][k];
+        row_sums<SRC, TAPS, 1>(p, im, x0, ax, yr + 1, H + 1);
+      } else if (y0[0] < 0 || y0[1] != y0[0]) {
+        row_sums<SRC, TAPS, 2>(p, im, x0, ax, yr, H);
+      }
+      combine<2>(p, H, ay[1], out);
+      pad_px(p, pad0, pad1, out);
+    }
+    store_px<F16>(im, x, y + 1, two, p.dst_vec != 0, out);
+  }
 }
 
 /* One kernel per source path and output type (the launcher picks by name),
@@ -450,23 +519,24 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
  * 40); the odd-address NV12 path (two byte loads per chroma site) takes 48
  * rather than spill. A register cap rather than __launch_bounds__' block
  * count, whose meaning changes with the SM's thread limit. */
-#define DNN_ENTRY(name, src, f16, regs, taps, nb)                                  \
+#define DNN_ENTRY(name, src, f16, regs, taps, nb, r2)                              \
   extern "C" __global__ void __maxnreg__(regs)                                   \
       name(const __grid_constant__ dnn_args<nb> p) {                             \
     jet_pdl_enter();                                                             \
-    dnn<src, f16, taps>(p);                                                      \
+    dnn<src, f16, taps, nb, r2>(p);                                              \
   }
 /* Each kernel has a batch entry (16 images, 1408 bytes of parameters) and,
  * in the cubins of full builds (not compact ones, not the PTX fallback
  * image), a one-image entry, name_1 (208 bytes), which dnn.c launches for a
  * single image: the launch cost grows with the parameter size. */
 #if defined(JET_COMPACT_KERNELS) || defined(JET_IMAGE_PTX)
-#define DNN_KERNEL(name, src, f16, regs, taps) DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX)
+#define DNN_KERNEL_R(name, src, f16, regs, taps, r2) DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX, r2)
 #else
-#define DNN_KERNEL(name, src, f16, regs, taps)                \
-  DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX)    \
-  DNN_ENTRY(name##_1, src, f16, regs, taps, 1)
+#define DNN_KERNEL_R(name, src, f16, regs, taps, r2)              \
+  DNN_ENTRY(name, src, f16, regs, taps, JET_DNN_BATCH_MAX, r2)    \
+  DNN_ENTRY(name##_1, src, f16, regs, taps, 1, r2)
 #endif
+#define DNN_KERNEL(name, src, f16, regs, taps) DNN_KERNEL_R(name, src, f16, regs, taps, false)
 /* The four aligned-source kernels (NV12 with 16-bit chroma loads, RGBA8 with
  * word loads; float and half), named with suffix SFX, taking TAPS taps. */
 #define DNN_ALIGNED(sfx, taps)                                      \
@@ -506,4 +576,13 @@ DNN_KERNEL(jet_dnn_nv12_f32_qxy, SRC_NV12_UV16, false, 32, TAPS_QUAD_XY)
 DNN_KERNEL(jet_dnn_nv12_f16_qxy, SRC_NV12_UV16, true, 32, TAPS_QUAD_XY)
 DNN_KERNEL(jet_dnn_rgba8_f32_hxy, SRC_RGBA8_VEC, false, 32, TAPS_HALF_XY)
 DNN_KERNEL(jet_dnn_rgba8_f16_hxy, SRC_RGBA8_VEC, true, 32, TAPS_HALF_XY)
+/* NV12 whose rows' source rows overlap ("_r2": enlarging, or downscaling by
+ * less than 5/4; dnn.c): two rows a thread, 40 registers (6 blocks an SM of
+ * 2048 threads, Orin's 1536 whole) where 32 spilled */
+DNN_KERNEL_R(jet_dnn_nv12_f32_r2, SRC_NV12_UV16, false, 40, 4, true)
+DNN_KERNEL_R(jet_dnn_nv12_f16_r2, SRC_NV12_UV16, true, 40, 4, true)
+DNN_KERNEL_R(jet_dnn_nv12_f32_tx_r2, SRC_NV12_UV16, false, 40, 2, true)
+DNN_KERNEL_R(jet_dnn_nv12_f16_tx_r2, SRC_NV12_UV16, true, 40, 2, true)
+DNN_KERNEL_R(jet_dnn_nv12_f32_hx_r2, SRC_NV12_UV16, false, 40, TAPS_HALF_X, true)
+DNN_KERNEL_R(jet_dnn_nv12_f16_hx_r2, SRC_NV12_UV16, true, 40, TAPS_HALF_X, true)
 #endif

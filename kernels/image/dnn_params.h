@@ -14,6 +14,10 @@
 #define JET_DNN_TX 32
 #define JET_DNN_TY 8
 #define JET_DNN_PX 2
+/* Rows a thread writes in the "_r2" kernels (dnn.cu), whose tiles are
+ * JET_DNN_TY * JET_DNN_RY rows: the second row reuses the source rows it
+ * shares with the first. */
+#define JET_DNN_RY 2
 
 /* Images one launch serves (blockIdx.z): JET_IMAGE_BATCH_MAX. */
 #define JET_DNN_BATCH_MAX 16

@@ -156,23 +156,44 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   const int factors = kx && ky && kx < 32768 && ky < 32768;
   if (factors) k.s.kxy = kx | (ky << 16);
   const char *taps = cols_on && rows_on && factors ? "_t1" : cols_on ? "_tx" : "";
+  /* the kernels that compute their coordinates in each thread (no "_r2"
+   * twins below) */
+  int own_coords = cols_on && rows_on && factors;
   /* NV12 whose column centres lie halfway between an even source column
    * and the next (factor k = 2 mod 4: centre k x + k/2 - 1/2, columns
    * k x + k/2 - 1 and the next; one chroma sample a pixel, 2 adjacent Y
    * bytes), and whose row centres may too (one chroma row): dnn.cu's
    * nv12_half */
-  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && kx % 4 == 2)
-    taps = factors && ky % 4 == 2 ? "_hxy" : "_hx";
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && kx % 4 == 2) {
+    own_coords = factors && ky % 4 == 2;
+    taps = own_coords ? "_hxy" : "_hx";
+  }
   /* likewise at factors k = 4 mod 8 across (columns k x + k/2 - 1 and the
    * next: bytes 1 and 2 of an aligned word, two chroma samples), and
    * factors 0 mod 4 down (an odd row and the next, two chroma rows) */
-  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && kx % 8 == 4)
-    taps = factors && ky % 4 == 0 ? "_qxy" : "_qx";
+  if (!JET_COMPACT_KERNELS && nv12 && src_vec && src4 && kx % 8 == 4) {
+    own_coords = factors && ky % 4 == 0;
+    taps = own_coords ? "_qxy" : "_qx";
+  }
   /* RGBA8 at even factors both ways: every centre halfway between two
    * source pixels */
-  if (!JET_COMPACT_KERNELS && !nv12 && src_vec && factors && kx % 2 == 0 && ky % 2 == 0)
+  if (!JET_COMPACT_KERNELS && !nv12 && src_vec && factors && kx % 2 == 0 && ky % 2 == 0) {
+    own_coords = 1;
     taps = "_hxy";
-  snprintf(name, sizeof name, "%s%s", names[nv12][src_vec][f16], taps);
+  }
+  /* NV12 whose rows' source rows overlap (downscaling rows by less than
+   * 5/4, or enlarging them), into at least 2^20 pixels a launch: the "_r2"
+   * kernels of the coordinate tables, two rows a thread (dnn.cu). H200:
+   * 1280x1280 stretched from 1280x720 0.85 of the time, from 1920x1080
+   * 0.88, from 2560x1440 0.95; into 640x640, and where rows share no
+   * source row, they took 1.04-1.13 (half the threads to wait on their
+   * loads); RGBA8, whose rows cost less, 0.95-0.99 where they share */
+  const int r2 = !JET_COMPACT_KERNELS && nv12 && src_vec && !own_coords && strcmp(taps, "_qx") != 0 &&
+                 4LL * k.s.sh < 5LL * k.s.ch &&
+                 (unsigned long long)dl->width * (unsigned long long)dl->height * (unsigned)count >= (1ull << 20);
+  const unsigned long long tile_h = r2 ? (unsigned long long)JET_DNN_TY * JET_DNN_RY : JET_DNN_TY;
+  grid.x = (unsigned)(tx * (((unsigned long long)dl->height + tile_h - 1) / tile_h));
+  snprintf(name, sizeof name, "%s%s%s", names[nv12][src_vec][f16], taps, r2 ? "_r2" : "");
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
   JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));
   void *args[] = {&k};

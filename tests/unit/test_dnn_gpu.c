@@ -113,11 +113,14 @@ static int dnn_case(jet_context ctx, jet_stream st, jet_format f, int sw, int sh
 /* sw, sh, dw, dh; NV12 sources need even sizes. 30x18 -> 10x6 and 30x10 ->
  * 6x2 (odd factors 3 and 5 on both axes) take the one-tap path; 30x10 ->
  * 10x7 (3 across, and 10x3 letterboxed) and 14x6 -> 14x11 stretched (1
- * across) the two-tap path (columns on source columns, rows not). */
+ * across) the two-tap path (columns on source columns, rows not); 18x10 ->
+ * 40x33 and 40x24 -> 33x47 letterboxed start the content at an odd row (oy
+ * 5 and 13). */
 static const int small_pairs[][4] = {{2, 2, 1, 1},    {2, 2, 3, 2},    {18, 10, 40, 23},
                                      {18, 10, 2, 3},  {18, 10, 17, 9}, {40, 24, 9, 17},
                                      {2, 8, 5, 5},    {30, 18, 10, 6}, {30, 10, 6, 2},
-                                     {30, 10, 10, 7}, {14, 6, 14, 11}};
+                                     {30, 10, 10, 7}, {14, 6, 14, 11}, {18, 10, 40, 33},
+                                     {40, 24, 33, 47}};
 
 static int dnn_format(jet_format f) {
   jet_context ctx;
@@ -171,10 +174,22 @@ static int dnn_format(jet_format f) {
       CHECK(dnn_case(ctx, st, f, half_pairs[i][0], half_pairs[i][1], half_pairs[i][2],
                      half_pairs[i][3], half_pairs[i][4], (int)(i + which) & 1, which) == 0);
   /* the benchmark's letterbox, and ratios whose row pairs do and do not
-   * share a chroma row, in every layout */
+   * share a chroma row, in every layout. NV12 outputs of 2^20 pixels whose
+   * rows' source rows overlap, where the aligned layouts take the kernels
+   * that write two rows a thread (dnn.c's "_r2"): enlarged rows
+   * letterboxed from an odd oy (279) into an odd height, so that one
+   * thread's rows straddle the padding's edge and the last thread has one
+   * row; rows downscaled by 6/5, whose pairs' source rows are one and two
+   * apart; into an odd height at factors 1 and 2 across (_tx, _hx). */
   for (int which = 0; which < 3; which++) {
     CHECK(dnn_case(ctx, st, f, 3840, 2160, 1280, 1280, 1, which == 1, which) == 0);
     CHECK(dnn_case(ctx, st, f, 300, 200, 97, 131, which != 1, 0, which) == 0);
+    CHECK(dnn_case(ctx, st, f, 640, 360, 1283, 1281, 1, which == 2, which) == 0);
+    CHECK(dnn_case(ctx, st, f, 1536, 1536, 1280, 1280, 0, which == 0, which) == 0);
+    if (which < 2) {
+      CHECK(dnn_case(ctx, st, f, 1280, 720, 1280, 1283, 0, which, which) == 0);
+      CHECK(dnn_case(ctx, st, f, 2560, 1440, 1280, 1283, 0, !which, which) == 0);
+    }
   }
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
@@ -343,10 +358,13 @@ static int dnn_batches(jet_format f) {
   /* four cameras to the network input, and a full batch */
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 4, 1920, 1080, 640, 640, 1) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 4, 1280, 720, 640, 640, 1) == 0);
-  /* two aligned frames (created, padded): NV12 takes the halfway paths (factors 2 and 4) */
+  /* two aligned frames (created, padded): NV12 takes the halfway paths
+   * (factors 2 and 4); two 1280x720 frames enlarged to 1280x1280, the
+   * two-row kernels */
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 2, 1280, 720, 640, 640, 1) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 2, 2560, 1440, 1280, 1280, 0) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, 2, 2560, 1440, 640, 640, 1) == 0);
+  CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF32P, 2, 1280, 720, 1280, 1280, 0) == 0);
   CHECK(batch_case(ctx, st, f, JET_FORMAT_RGBF16P, JET_IMAGE_BATCH_MAX, 64, 36, 33, 31, 1) == 0);
   CHECK_OK(jet_stream_destroy(st));
   CHECK_OK(jet_context_destroy(ctx));
