@@ -11,11 +11,13 @@
  *
  * A block of 32 x 8 threads writes a tile of 64 columns by 8 rows, each
  * thread two neighbouring pixels of one row, so a frame has many threads
- * and each waits for its source taps once. The per-column and per-row
- * bilinear coordinates of the tile are computed once into shared memory,
- * except where both factors are integers with every centre on a source
- * pixel or halfway between two ("_t1", "_hxy"): there each thread computes
- * its own, with no barrier. A thread issues all its tap loads before any
+ * and each waits for its source taps once; the "_r2" kernels (NV12 whose
+ * neighbouring rows share source rows, large outputs) write 64 by 16, two
+ * rows a thread, and take a shared source row's taps once. The per-column
+ * and per-row bilinear coordinates of the tile are computed once into
+ * shared memory, except where both factors are integers with every centre
+ * on a source pixel or halfway between two ("_t1", "_hxy", "_qxy"): there
+ * each thread computes its own, with no barrier. A thread issues all its tap loads before any
  * arithmetic and writes each plane with one 8-byte (float) or 4-byte
  * (half) store where the destination allows. A warp covers one row, so
  * rows of letterbox padding are warp-uniform: they store the pad values and
