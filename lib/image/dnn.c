@@ -183,11 +183,12 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
   }
   /* NV12 whose rows' source rows overlap (downscaling rows by less than
    * 5/4, or enlarging them), into at least 2^20 pixels a launch: the "_r2"
-   * kernels of the coordinate tables, two rows a thread (dnn.cu). H200:
-   * 1280x1280 stretched from 1280x720 0.85 of the time, from 1920x1080
-   * 0.88, from 2560x1440 0.95; into 640x640, and where rows share no
-   * source row, they took 1.04-1.13 (half the threads to wait on their
-   * loads); RGBA8, whose rows cost less, 0.95-0.99 where they share */
+   * twins of the coordinate-table kernels, two rows a thread (dnn.cu).
+   * H200: 1280x1280 stretched from 1280x720 0.85 of the time, from
+   * 1920x1080 0.88, from 2560x1440 0.93; into 640x640, and where rows
+   * share no source row, two rows a thread took 1.04-1.13 (half the
+   * threads to wait on their loads); RGBA8, whose rows cost less, gained
+   * 1-5% where they share */
   const int r2 = !JET_COMPACT_KERNELS && nv12 && src_vec && !own_coords && strcmp(taps, "_qx") != 0 &&
                  4LL * k.s.sh < 5LL * k.s.ch &&
                  (unsigned long long)dl->width * (unsigned long long)dl->height * (unsigned)count >= (1ull << 20);
