@@ -17,14 +17,14 @@
  * and per-row bilinear coordinates of the tile are computed once into
  * shared memory, except where both factors are integers with every centre
  * on a source pixel or halfway between two ("_t1", "_hxy", "_qxy"): there
- * each thread computes its own, with no barrier. A thread issues all its tap loads before any
- * arithmetic and writes each plane with one 8-byte (float) or 4-byte
- * (half) store where the destination allows. A warp covers one row, so
- * rows of letterbox padding are warp-uniform: they store the pad values and
- * read nothing. Large outputs are bound by instruction issue (ncu, H200,
- * NV12 2560x1440 -> 1280x1280: 3.25 warp instructions a cycle of 4, "not
- * selected" the first stall), hence the kernels that drop taps, loads and
- * coordinate work where the factors allow.
+ * each thread computes its own, with no barrier. A thread issues all its
+ * tap loads before any arithmetic and writes each plane with one 8-byte
+ * (float) or 4-byte (half) store where the destination allows. A warp
+ * covers one row, so rows of letterbox padding are warp-uniform: they store
+ * the pad values and read nothing. Large outputs are bound by instruction
+ * issue (ncu, H200, NV12 2560x1440 -> 1280x1280: 3.25 warp instructions a
+ * cycle of 4, "not selected" the first stall), hence the kernels that drop
+ * taps, loads and coordinate work where the factors allow.
  */
 #include "color_coeffs.h"
 #include "dnn_params.h"
@@ -82,18 +82,6 @@ __device__ __forceinline__ void store_px(const jet__dnn_image &im, int x, int y,
  * shift and two min/max (the same three on older SMs). */
 __device__ __forceinline__ u32 clamp_shift(int a, int b) {
   return (u32)__viaddmin_s32_relu(a, b, (256 << JET_CC_SHIFT) - 1) >> JET_CC_SHIFT;
-}
-
-/* Bilinear weights of the four taps 00, 01, 10, 11 (Q22, summing to 2^22).
- * The Q22 sum S = sum of w[j] * tap[j] equals color_coeffs.h's
- * (ONE-ay)*((ONE-ax)*t00 + ax*t01) + ay*((ONE-ax)*t10 + ax*t11) exactly: the
- * products are distributed, every partial sum is below 2^32. */
-__device__ __forceinline__ void weights(u32 ax, u32 ay, u32 *w) {
-  const u32 ONE = JET_RESIZE_ONE, wx = ONE - ax, wy = ONE - ay;
-  w[0] = wy * wx;
-  w[1] = wy * ax;
-  w[2] = ay * wx;
-  w[3] = ay * ax;
 }
 
 __device__ __forceinline__ float normalise(u32 s, float scale, float bias) {
@@ -263,10 +251,11 @@ __device__ __forceinline__ void rgba_pair(const jet__dnn_shared &p, const jet__d
       if (!Y1) W[1][k] = __ldg(q1) | ((u32)__ldg(q1 + 1) << 8) | ((u32)__ldg(q1 + 2) << 16);
     }
   }
-  /* The Q22 sum in color_coeffs.h's nesting, the same integer as the four
-   * products of weights(): each inner sum (Q11 weights of two taps' bytes)
-   * is one DP2A on the taps' bytes of a channel paired by one PRMT (R and G
-   * in one word, B in another) */
+  /* The Q22 sum in color_coeffs.h's nesting, (ONE-ay)*((ONE-ax)*t00 +
+   * ax*t01) + ay*((ONE-ax)*t10 + ax*t11) (every partial sum below 2^32):
+   * each inner sum (Q11 weights of two taps' bytes) is one DP2A on the
+   * taps' bytes of a channel paired by one PRMT (R and G in one word, B in
+   * another) */
 #pragma unroll
   for (int px = 0; px < 2; px++) {
     u32 acc[3];
@@ -472,8 +461,7 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
   float out[6];
   u32 H[2][6]; /* R2: the sums of source rows y0[0] and y0[0] + 1 (clamped) */
   if (y0[0] < 0 || (pad0 && pad1)) {
-#pragma unroll
-    for (int c = 0; c < 3; c++) out[c] = out[3 + c] = p.pad[c];
+    pad_px(p, true, true, out);
   } else {
     /* a padded pixel of the pair reads its neighbour's taps, then drops them */
     if (pad0) x0[0] = x0[1];
@@ -498,6 +486,8 @@ __device__ __forceinline__ void dnn(const dnn_args<NB> &a) {
     if (y0[1] < 0 || (pad0 && pad1)) {
       pad_px(p, true, true, out);
     } else {
+      /* repeated: where row y was padding it skipped them (done once above
+       * both rows, they changed the one-row kernels' SASS) */
       if (pad0) x0[0] = x0[1];
       if (pad1) x0[1] = x0[0];
       const int yr[2] = {y0[1], min(y0[1] + 1, p.sh - 1)};

@@ -135,7 +135,7 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
     k.s.bias[c] = (float)(-mean / sd);
     k.s.pad[c] = (float)(((double)p->pad[c] / 255.0 - mean) / sd);
   }
-  jet_dim3 grid = {(unsigned)(tx * ty), 1, (unsigned)count}, block = {JET_DNN_TX, JET_DNN_TY, 1};
+  const jet_dim3 block = {JET_DNN_TX, JET_DNN_TY, 1};
   jet_kernel kern;
   /* [NV12][one load per tap][half] */
   static const char *const names[2][2][2] = {
@@ -193,7 +193,9 @@ static jet_status launch(jet_stream stream, const jet_image *src, const jet_imag
                  4LL * k.s.sh < 5LL * k.s.ch &&
                  (unsigned long long)dl->width * (unsigned long long)dl->height * (unsigned)count >= (1ull << 20);
   const unsigned long long tile_h = r2 ? (unsigned long long)JET_DNN_TY * JET_DNN_RY : JET_DNN_TY;
-  grid.x = (unsigned)(tx * (((unsigned long long)dl->height + tile_h - 1) / tile_h));
+  /* at most the tx * ty blocks checked above */
+  const jet_dim3 grid = {(unsigned)(tx * (((unsigned long long)dl->height + tile_h - 1) / tile_h)), 1,
+                         (unsigned)count};
   snprintf(name, sizeof name, "%s%s%s", names[nv12][src_vec][f16], taps, r2 ? "_r2" : "");
   /* a single image: the one-image entry (208 bytes of parameters, not 1408) */
   JET__TRY(jet__image_kernel(src[0]->h.ctx, &jet__images_dnn, name, count, &kern, fn));
